@@ -1,0 +1,32 @@
+import Fluent
+import Vapor
+
+/// The caller of an API operation, from `Authorization: Bearer <access token>`.
+struct APICaller: Sendable {
+    var user: User
+    var familyID: UUID
+}
+
+extension Request {
+    private struct CallerKey: StorageKey { typealias Value = APICaller }
+
+    /// The signed-in caller, or `401`. The token's session family must still be live, so a
+    /// revoked session (sign-out, refresh-token reuse, password change) stops its access tokens too.
+    func requireCaller() async throws -> APICaller {
+        if let caller = storage[CallerKey.self] { return caller }
+        guard let bearer = headers.bearerAuthorization else {
+            throw Problem.unauthorized("Sign in first: send Authorization: Bearer <access token>.")
+        }
+        guard let verified = await atelier.accessTokens.verify(bearer.token) else {
+            throw Problem.unauthorized("The access token is invalid or expired. Refresh it or sign in again.")
+        }
+        guard let family = try await SessionFamily.query(on: db)
+            .filter(\.$id == verified.familyID).with(\.$user).first(),
+            family.revokedAt == nil, family.$user.id == verified.userID
+        else { throw Problem.unauthorized("This session was signed out. Sign in again.") }
+        if family.user.suspendedAt != nil { throw AccountProblems.suspended }
+        let caller = APICaller(user: family.user, familyID: verified.familyID)
+        storage[CallerKey.self] = caller
+        return caller
+    }
+}

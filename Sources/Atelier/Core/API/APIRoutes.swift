@@ -1,0 +1,21 @@
+import OpenAPIVapor
+import Vapor
+
+enum APIRoutes {
+    static func register(_ app: Application) throws {
+        let api = app.grouped(
+            JSONBodyLimitMiddleware(maxBytes: app.atelier.config.maxJSONBodyBytes),
+            IdempotencyMiddleware(),
+            RequestContextMiddleware())
+        let transport = VaporTransport(routesBuilder: api)
+        try APIHandler(app: app).registerHandlers(on: transport, serverURL: URL(string: "/api/v1")!)
+
+        // The contract itself, byte for byte.
+        let contractPath = app.directory.workingDirectory + "openapi.yaml"
+        app.get("api", "v1", "openapi.yaml") { req async throws -> Response in
+            let response = try await req.fileio.asyncStreamFile(at: contractPath)
+            response.headers.replaceOrAdd(name: .contentType, value: "application/yaml; charset=utf-8")
+            return response
+        }
+    }
+}

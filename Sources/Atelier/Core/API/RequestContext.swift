@@ -1,0 +1,40 @@
+import Vapor
+
+/// The Vapor request behind a generated OpenAPI handler, which only sees typed input.
+/// Set by `RequestContextMiddleware`, the last middleware on the API routes.
+public enum RequestContext {
+    @TaskLocal public static var current: Request?
+
+    static func request() throws -> Request {
+        guard let request = current else {
+            throw Abort(.internalServerError, reason: "RequestContextMiddleware is not installed on the API routes.")
+        }
+        return request
+    }
+}
+
+struct RequestContextMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        try await RequestContext.$current.withValue(request) {
+            try await next.respond(to: request)
+        }
+    }
+}
+
+/// JSON bodies are read whole (the generated code decodes them), so they are capped first:
+/// a body over the limit is a `413` problem before any work is done.
+struct JSONBodyLimitMiddleware: AsyncMiddleware {
+    let maxBytes: Int
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let type = request.headers.contentType
+        let isJSON = type == nil || type?.subType == "json" || type?.subType.hasSuffix("+json") == true
+        if isJSON, request.method != .GET, request.method != .HEAD {
+            if let length = request.headers.first(name: .contentLength).flatMap(Int.init), length > maxBytes {
+                throw Problem(.payloadTooLarge, detail: "The body is larger than \(maxBytes) bytes.")
+            }
+            _ = try await request.body.collect(max: maxBytes).get()
+        }
+        return try await next.respond(to: request)
+    }
+}

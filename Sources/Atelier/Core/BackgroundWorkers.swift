@@ -1,0 +1,41 @@
+import Fluent
+import NIOConcurrencyHelpers
+import Vapor
+
+/// In-process background loops (mail outbox delivery, clean-up), started with the app and
+/// cancelled on shutdown.
+final class BackgroundWorkers: LifecycleHandler {
+    private let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
+
+    func didBootAsync(_ app: Application) async throws {
+        let outbox = app.atelier.mailOutbox
+        let clock = app.atelier.clock
+        let db = app.db
+        let logger = app.logger
+        let delivery = Task {
+            while !Task.isCancelled {
+                do {
+                    try await outbox.deliverDue(on: db)
+                } catch {
+                    logger.error("Mail outbox delivery failed: \(String(reflecting: error))")
+                }
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+        let cleanup = Task {
+            while !Task.isCancelled {
+                let cutoff = clock.now().addingTimeInterval(-IdempotencyMiddleware.lifetime)
+                try? await IdempotencyRecord.query(on: db).filter(\.$createdAt < cutoff).delete()
+                try? await Task.sleep(for: .seconds(3600))
+            }
+        }
+        tasks.withLockedValue { $0 = [delivery, cleanup] }
+    }
+
+    func shutdownAsync(_ app: Application) async {
+        for task in tasks.withLockedValue({ $0 }) {
+            task.cancel()
+            await task.value
+        }
+    }
+}

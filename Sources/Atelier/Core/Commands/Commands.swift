@@ -1,0 +1,9 @@
+import Vapor
+
+/// The `atelier` commands besides Vapor's own `serve` and `routes` and Fluent's `migrate`.
+public enum Commands {
+    public static func register(_ app: Application) {
+        app.asyncCommands.use(CreateAdminCommand(), as: "create-admin")
+        app.asyncCommands.use(SeedDemoCommand(), as: "seed-demo")
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// Everything the server reads from its environment, with safe local defaults.
+/// The README's configuration table documents each variable.
+public struct AppConfig: Sendable {
+    public enum Database: Sendable, Equatable {
+        case sqliteFile(String)
+        case sqliteMemory
+        case postgres(URL)
+    }
+
+    public enum MailerKind: String, Sendable { case log, smtp }
+
+    public struct SMTP: Sendable {
+        public var host: String
+        public var port: Int
+        public var username: String?
+        public var password: String?
+        public var startTLS: Bool
+        public var tlsCAFile: String?
+        public var from: String
+    }
+
+    public struct SocialProvider: Sendable {
+        public var clientIDs: [String]
+        public var jwksURL: String
+        /// Inline JWKS JSON or a path to a file holding it; replaces fetching from `jwksURL`.
+        public var jwks: String?
+    }
+
+    public var dataDirectory: String
+    public var database: Database
+    public var databasePoolSize: Int
+    public var hostname: String
+    public var port: Int
+    public var publicBaseURL: String
+    public var mailer: MailerKind
+    public var smtp: SMTP
+    public var logLevel: String
+    public var logFormat: String
+    public var passwordHashCost: Int
+    public var tokenSigningKey: String?
+    public var cookieKey: String?
+    public var maxJSONBodyBytes: Int
+    public var loginFailuresPerMinute: Int
+    public var apple: SocialProvider
+    public var google: SocialProvider
+    public var facebook: SocialProvider
+
+    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws -> AppConfig {
+        func value(_ key: String) -> String? {
+            guard let raw = env[key]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+            return raw
+        }
+        func int(_ key: String, _ fallback: Int) throws -> Int {
+            guard let raw = value(key) else { return fallback }
+            guard let number = Int(raw) else { throw ConfigError.invalid(key, raw) }
+            return number
+        }
+        func bool(_ key: String, _ fallback: Bool) throws -> Bool {
+            guard let raw = value(key)?.lowercased() else { return fallback }
+            switch raw {
+            case "1", "true", "yes", "on": return true
+            case "0", "false", "no", "off": return false
+            default: throw ConfigError.invalid(key, raw)
+            }
+        }
+        func list(_ key: String) -> [String] {
+            (value(key) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+
+        let dataDirectory = value("DATA_DIR") ?? "./data"
+        let port = try int("PORT", 8080)
+        let mailerRaw = value("MAILER") ?? "log"
+        guard let mailer = MailerKind(rawValue: mailerRaw) else { throw ConfigError.invalid("MAILER", mailerRaw) }
+
+        return AppConfig(
+            dataDirectory: dataDirectory,
+            database: try parseDatabaseURL(value("DATABASE_URL"), dataDirectory: dataDirectory),
+            databasePoolSize: try int("DATABASE_POOL_SIZE", 8),
+            hostname: value("HOST") ?? "127.0.0.1",
+            port: port,
+            publicBaseURL: (value("PUBLIC_BASE_URL") ?? "http://localhost:\(port)").trimmingSuffix("/"),
+            mailer: mailer,
+            smtp: SMTP(
+                host: value("SMTP_HOST") ?? "localhost",
+                port: try int("SMTP_PORT", 587),
+                username: value("SMTP_USERNAME"),
+                password: value("SMTP_PASSWORD"),
+                startTLS: try bool("SMTP_STARTTLS", true),
+                tlsCAFile: value("SMTP_TLS_CA_FILE"),
+                from: value("SMTP_FROM") ?? "Atelier <no-reply@localhost>"
+            ),
+            logLevel: value("LOG_LEVEL") ?? "info",
+            logFormat: value("LOG_FORMAT") ?? "text",
+            passwordHashCost: try int("PASSWORD_HASH_COST", 12),
+            tokenSigningKey: value("TOKEN_SIGNING_KEY"),
+            cookieKey: value("COOKIE_KEY"),
+            maxJSONBodyBytes: try int("MAX_JSON_BODY_BYTES", 1_048_576),
+            loginFailuresPerMinute: try int("RATE_LIMIT_LOGIN_FAILURES_PER_MINUTE", 10),
+            apple: SocialProvider(
+                clientIDs: list("AUTH_APPLE_CLIENT_IDS"),
+                jwksURL: value("AUTH_APPLE_JWKS_URL") ?? "https://appleid.apple.com/auth/keys",
+                jwks: value("AUTH_APPLE_JWKS")),
+            google: SocialProvider(
+                clientIDs: list("AUTH_GOOGLE_CLIENT_IDS"),
+                jwksURL: value("AUTH_GOOGLE_JWKS_URL") ?? "https://www.googleapis.com/oauth2/v3/certs",
+                jwks: value("AUTH_GOOGLE_JWKS")),
+            facebook: SocialProvider(
+                clientIDs: list("AUTH_FACEBOOK_APP_IDS"),
+                jwksURL: value("AUTH_FACEBOOK_JWKS_URL") ?? "https://limited.facebook.com/.well-known/oauth/openid/jwks/",
+                jwks: value("AUTH_FACEBOOK_JWKS"))
+        )
+    }
+
+    static func parseDatabaseURL(_ raw: String?, dataDirectory: String) throws -> Database {
+        guard let raw else { return .sqliteFile(dataDirectory + "/atelier.sqlite") }
+        if raw.hasPrefix("postgres://") || raw.hasPrefix("postgresql://") {
+            guard let url = URL(string: raw) else { throw ConfigError.invalid("DATABASE_URL", "(unparsable postgres URL)") }
+            return .postgres(url)
+        }
+        for prefix in ["sqlite://", "sqlite:"] where raw.hasPrefix(prefix) {
+            let path = String(raw.dropFirst(prefix.count))
+            return path == ":memory:" ? .sqliteMemory : .sqliteFile(path)
+        }
+        throw ConfigError.invalid("DATABASE_URL", "must start with sqlite: or postgres://")
+    }
+
+    /// A configuration for tests: in-memory SQLite unless `DATABASE_URL` names PostgreSQL.
+    public static func testing(dataDirectory: String) -> AppConfig {
+        var env = ProcessInfo.processInfo.environment.filter { $0.key == "DATABASE_URL" }
+        if env["DATABASE_URL"] == nil { env["DATABASE_URL"] = "sqlite::memory:" }
+        env["DATA_DIR"] = dataDirectory
+        env["PUBLIC_BASE_URL"] = "http://atelier.test"
+        env["PASSWORD_HASH_COST"] = "4"
+        env["LOG_LEVEL"] = "warning"
+        // A test environment variable names nothing else, so this cannot fail.
+        return try! fromEnvironment(env)
+    }
+}
+
+public enum ConfigError: Error, CustomStringConvertible {
+    case invalid(String, String)
+    public var description: String {
+        switch self {
+        case .invalid(let key, let value): "Invalid value for \(key): \(value)"
+        }
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        var result = self
+        while result.hasSuffix(suffix) { result.removeLast(suffix.count) }
+        return result
+    }
+}

@@ -1,0 +1,61 @@
+import Fluent
+import Leaf
+import Vapor
+
+/// Builds the whole application: database, migrations, services, middleware, API and web routes.
+public func configure(_ app: Application, config: AppConfig, clock: any AppClock = SystemClock(), mailer: (any Mailer)? = nil) async throws {
+    _ = Observability.registry
+    app.http.server.configuration.hostname = config.hostname
+    app.http.server.configuration.port = config.port
+    app.routes.defaultMaxBodySize = "64kb"
+    app.logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
+
+    try DatabaseSetup.configure(app, config: config)
+    Migrations.register(app)
+
+    let secrets = try Secrets.load(config: config)
+    let chosenMailer: any Mailer = mailer ?? {
+        switch config.mailer {
+        case .log: LogMailer(logger: app.logger)
+        case .smtp: SMTPMailer(settings: config.smtp, group: app.eventLoopGroup, logger: app.logger)
+        }
+    }()
+    app.atelier = AtelierServices(
+        config: config, clock: clock, secrets: secrets,
+        accessTokens: await AccessTokenIssuer(secret: secrets.tokenSigningKey, clock: clock),
+        rateLimiter: RateLimiter(clock: clock),
+        passwordHasher: try PasswordHasher(cost: config.passwordHashCost, threadPool: app.threadPool),
+        mailOutbox: MailOutbox(mailer: chosenMailer, clock: clock, logger: app.logger),
+        socialVerifier: SocialTokenVerifier(config: config, clock: clock))
+
+    app.views.use(.leaf)
+    app.sessions.use(.fluent)
+    app.sessions.configuration = .init(cookieName: "atelier_session") { sessionID in
+        HTTPCookies.Value(
+            string: sessionID.string, expires: Date().addingTimeInterval(30 * 24 * 3600), maxAge: nil, domain: nil,
+            path: "/", isSecure: config.publicBaseURL.hasPrefix("https://"), isHTTPOnly: true, sameSite: .lax)
+    }
+
+    // Outermost first: every response gets the security headers, every error becomes a problem.
+    app.middleware = Middlewares()
+    app.middleware.use(SecurityHeadersMiddleware(httpsOnly: config.publicBaseURL.hasPrefix("https://")))
+    app.middleware.use(ProblemMiddleware(methodIndex: RouteMethodIndex(routes: app.routes)))
+    app.middleware.use(FileMiddleware(publicDirectory: app.directory.publicDirectory, defaultFile: nil, advancedETagComparison: true))
+
+    Observability.routes(app)
+    try APIRoutes.register(app)
+    WebRoutes.register(app)
+
+    app.lifecycle.use(BackgroundWorkers())
+    try await app.autoMigrate()
+}
+
+/// Every domain's migrations, in dependency order.
+enum Migrations {
+    static func register(_ app: Application) {
+        app.migrations.add(SessionRecord.migration)
+        app.migrations.add(CreateAccounts())
+        app.migrations.add(CreateMailOutbox())
+        app.migrations.add(CreateIdempotencyRecords())
+    }
+}

@@ -1,0 +1,47 @@
+import Vapor
+
+/// The long-lived pieces the domains share, built once in `configure` and reached through
+/// `app.atelier` / `req.atelier`.
+public final class AtelierServices: Sendable {
+    public let config: AppConfig
+    public let clock: any AppClock
+    let secrets: Secrets
+    let accessTokens: AccessTokenIssuer
+    let rateLimiter: RateLimiter
+    let passwordHasher: PasswordHasher
+    let mailOutbox: MailOutbox
+    let socialVerifier: SocialTokenVerifier
+
+    init(
+        config: AppConfig, clock: any AppClock, secrets: Secrets, accessTokens: AccessTokenIssuer,
+        rateLimiter: RateLimiter, passwordHasher: PasswordHasher, mailOutbox: MailOutbox,
+        socialVerifier: SocialTokenVerifier
+    ) {
+        self.config = config
+        self.clock = clock
+        self.secrets = secrets
+        self.accessTokens = accessTokens
+        self.rateLimiter = rateLimiter
+        self.passwordHasher = passwordHasher
+        self.mailOutbox = mailOutbox
+        self.socialVerifier = socialVerifier
+    }
+}
+
+extension Application {
+    private struct ServicesKey: StorageKey { typealias Value = AtelierServices }
+
+    public var atelier: AtelierServices {
+        get {
+            guard let services = storage[ServicesKey.self] else {
+                fatalError("Atelier services are not configured; call configure(_:config:) first.")
+            }
+            return services
+        }
+        set { storage[ServicesKey.self] = newValue }
+    }
+}
+
+extension Request {
+    public var atelier: AtelierServices { application.atelier }
+}

@@ -1,0 +1,110 @@
+import Crypto
+import Fluent
+import Vapor
+
+/// `Idempotency-Key` on POST: the same key from the same caller within 24 hours returns the
+/// stored first response and does the work once. A different request under a used key is a
+/// `422`; a retry while the first is still running is a `409`. Failures (thrown errors, 5xx)
+/// are not stored, so a retry after them runs again.
+struct IdempotencyMiddleware: AsyncMiddleware {
+    static let lifetime: TimeInterval = 24 * 3600
+    static let maxStoredBody = 1 << 20
+    static let skippedHeaders: Set<String> = ["date", "connection", "content-length", "x-request-id"]
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        guard request.method == .POST, let key = request.headers.first(name: "Idempotency-Key") else {
+            return try await next.respond(to: request)
+        }
+        guard !key.isEmpty, key.count <= 255 else {
+            throw Problem.invalid("Idempotency-Key", "must be 1 to 255 characters")
+        }
+        let caller = await callerID(request)
+        let requestHash = hash(request)
+        let now = request.atelier.clock.now()
+
+        if let existing = try await IdempotencyRecord.query(on: request.db)
+            .filter(\.$caller == caller).filter(\.$key == key).first()
+        {
+            if now.timeIntervalSince(existing.createdAt) >= Self.lifetime {
+                try await existing.delete(on: request.db)
+            } else {
+                return try replay(existing, requestHash: requestHash)
+            }
+        }
+
+        let record = IdempotencyRecord(caller: caller, key: key, requestHash: requestHash, now: now)
+        do {
+            try await record.create(on: request.db)
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            throw Problem(.conflict, detail: "A request with this Idempotency-Key is still being handled.")
+        }
+
+        let response: Response
+        do {
+            response = try await next.respond(to: request)
+        } catch {
+            try? await record.delete(on: request.db)
+            throw error
+        }
+        guard response.status.code < 500,
+            let body = try await response.body.collect(on: request.eventLoop).get().map({ Data(buffer: $0) })
+                ?? Optional(Data()),
+            body.count <= Self.maxStoredBody
+        else {
+            try? await record.delete(on: request.db)
+            return response
+        }
+        response.body = .init(data: body)
+        record.statusCode = Int(response.status.code)
+        record.responseBody = body
+        let headers = response.headers.filter { !Self.skippedHeaders.contains($0.name.lowercased()) }.map { [$0.name, $0.value] }
+        record.responseHeaders = String(decoding: try JSONEncoder().encode(headers), as: UTF8.self)
+        try await record.save(on: request.db)
+        return response
+    }
+
+    private func replay(_ record: IdempotencyRecord, requestHash: String) throws -> Response {
+        guard record.requestHash == requestHash else {
+            throw Problem.invalid("Idempotency-Key", "was already used for a different request")
+        }
+        guard let status = record.statusCode else {
+            throw Problem(.conflict, detail: "A request with this Idempotency-Key is still being handled.")
+        }
+        var headers = HTTPHeaders()
+        if let json = record.responseHeaders,
+            let pairs = try? JSONDecoder().decode([[String]].self, from: Data(json.utf8))
+        {
+            for pair in pairs where pair.count == 2 { headers.add(name: pair[0], value: pair[1]) }
+        }
+        headers.replaceOrAdd(name: "Idempotent-Replayed", value: "true")
+        return Response(status: .init(statusCode: status), headers: headers, body: .init(data: record.responseBody ?? Data()))
+    }
+
+    private func callerID(_ request: Request) async -> String {
+        if let bearer = request.headers.bearerAuthorization,
+            let verified = await request.atelier.accessTokens.verify(bearer.token)
+        {
+            return "user:\(verified.userID.uuidString)"
+        }
+        return "ip:\(request.clientAddress)"
+    }
+
+    private func hash(_ request: Request) -> String {
+        var hasher = SHA256()
+        hasher.update(data: Data("\(request.method.rawValue) \(request.url.path)\n".utf8))
+        if let body = request.body.data {
+            hasher.update(data: Data(buffer: body))
+        } else {
+            hasher.update(data: Data((request.headers.first(name: .contentLength) ?? "").utf8))
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+extension Request {
+    /// The peer's address, for rate limits and anonymous idempotency. Forwarded headers are not
+    /// trusted: anyone could send them.
+    var clientAddress: String {
+        remoteAddress?.ipAddress ?? "unknown"
+    }
+}

@@ -1,0 +1,47 @@
+import Vapor
+
+/// The server-rendered pages. Each domain registers its pages on the session-aware group.
+enum WebRoutes {
+    static func register(_ app: Application) {
+        let web = app.grouped(app.sessions.middleware, WebSessionMiddleware(), CSRFMiddleware())
+        web.get { req async throws -> View in
+            try await req.view.render("core/home", PageContext(req, title: "Atelier"))
+        }
+        AccountsWebRoutes.register(web)
+    }
+}
+
+/// What every page template gets; pages add their own fields next to it.
+struct PageContext: Encodable {
+    var title: String
+    var user: WebUser?
+    var csrfToken: String
+    var flash: Flash?
+
+    init(_ req: Request, title: String) {
+        self.title = title
+        self.user = req.webUser
+        self.csrfToken = req.csrfToken
+        self.flash = Flash.take(from: req)
+    }
+}
+
+/// A one-time message shown on the next page (after a redirect).
+struct Flash: Codable {
+    var kind: String
+    var message: String
+
+    static func set(_ kind: String, _ message: String, on req: Request) {
+        req.session.data["flash.kind"] = kind
+        req.session.data["flash.message"] = message
+    }
+
+    static func take(from req: Request) -> Flash? {
+        guard req.hasSession, let kind = req.session.data["flash.kind"], let message = req.session.data["flash.message"] else {
+            return nil
+        }
+        req.session.data["flash.kind"] = nil
+        req.session.data["flash.message"] = nil
+        return Flash(kind: kind, message: message)
+    }
+}

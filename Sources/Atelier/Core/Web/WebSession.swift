@@ -1,0 +1,97 @@
+import Fluent
+import Vapor
+
+/// The signed-in user of a web page, as templates see it.
+public struct WebUser: Encodable, Sendable {
+    var id: UUID
+    var displayName: String
+    var username: String
+    var email: String?
+    var isAdmin: Bool
+    var isEditor: Bool
+
+    init(_ user: User) {
+        id = user.id!
+        displayName = user.displayName
+        username = user.username
+        email = user.email
+        isAdmin = user.isAdmin
+        isEditor = user.isEditor
+    }
+}
+
+extension Request {
+    private struct WebUserKey: StorageKey { typealias Value = User }
+
+    /// The user signed in through the cookie session, loaded by `WebSessionMiddleware`.
+    var webSessionUser: User? {
+        get { storage[WebUserKey.self] }
+        set { storage[WebUserKey.self] = newValue }
+    }
+
+    var webUser: WebUser? { webSessionUser.map(WebUser.init) }
+
+    /// The CSRF token of this browser's session (made on first use). Empty outside web routes.
+    var csrfToken: String {
+        guard hasSession else { return "" }
+        if let token = session.data["csrf"] { return token }
+        let token = TokenHash.randomToken()
+        session.data["csrf"] = token
+        return token
+    }
+
+    func signInWebSession(_ user: User) {
+        session.data["uid"] = user.id?.uuidString
+        session.data["at"] = String(atelier.clock.now().timeIntervalSince1970)
+        session.data["csrf"] = TokenHash.randomToken()
+        webSessionUser = user
+    }
+
+    func signOutWebSession() {
+        session.destroy()
+        webSessionUser = nil
+    }
+}
+
+/// Loads the session's user; drops sessions of deleted or suspended users and sessions older
+/// than the user's last password change.
+struct WebSessionMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        if let raw = request.session.data["uid"], let id = UUID(uuidString: raw) {
+            let signedInAt = request.session.data["at"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+            if let user = try await User.find(id, on: request.db), user.suspendedAt == nil,
+                !(user.sessionsValidAfter.map { signedInAt == nil || $0 > signedInAt! } ?? false)
+            {
+                request.webSessionUser = user
+            } else {
+                request.session.destroy()
+            }
+        }
+        return try await next.respond(to: request)
+    }
+}
+
+/// Every state-changing web request carries the session's CSRF token as the form field
+/// `csrfToken` or the `X-CSRF-Token` header.
+struct CSRFMiddleware: AsyncMiddleware {
+    static let maxFormBytes = 64 * 1024
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        guard request.method != .GET, request.method != .HEAD else {
+            return try await next.respond(to: request)
+        }
+        let expected = request.session.data["csrf"]
+        var presented = request.headers.first(name: "X-CSRF-Token")
+        if presented == nil, request.headers.contentType == .urlEncodedForm {
+            _ = try await request.body.collect(max: Self.maxFormBytes).get()
+            presented = try? request.content.get(String.self, at: "csrfToken")
+        }
+        guard let expected, let presented,
+            Data(expected.utf8).count == Data(presented.utf8).count,
+            zip(expected.utf8, presented.utf8).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0
+        else {
+            throw Problem(.forbidden, detail: "This form has expired. Go back, reload the page and try again.")
+        }
+        return try await next.respond(to: request)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Renders a `Mail` as an RFC 5322 message with a base64 UTF-8 text body.
+enum SMTPMessage {
+    static func render(_ mail: Mail, from: String, now: Date, messageIDDomain: String) -> String {
+        let body = Data(mail.text.utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
+        let headers = [
+            "From: \(from)",
+            "To: \(mail.to)",
+            "Subject: \(encodeHeader(mail.subject))",
+            "Date: \(rfc5322Date(now))",
+            "Message-ID: <\(UUID().uuidString.lowercased())@\(messageIDDomain)>",
+            "MIME-Version: 1.0",
+            "Content-Type: text/plain; charset=utf-8",
+            "Content-Transfer-Encoding: base64",
+        ]
+        return headers.joined(separator: "\r\n") + "\r\n\r\n" + body + "\r\n"
+    }
+
+    /// RFC 2047 encoded-word when the header is not plain ASCII.
+    static func encodeHeader(_ value: String) -> String {
+        if value.allSatisfy({ $0.isASCII && !$0.isNewline }) { return value }
+        return "=?utf-8?B?\(Data(value.utf8).base64EncodedString())?="
+    }
+
+    /// Dot-stuffing for the DATA phase: a line starting with "." gets another ".".
+    static func dotStuffed(_ message: String) -> String {
+        message.components(separatedBy: "\r\n").map { $0.hasPrefix(".") ? "." + $0 : $0 }.joined(separator: "\r\n")
+    }
+
+    static func rfc5322Date(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
+        return formatter.string(from: date)
+    }
+
+    /// The bare address inside "Name <address>".
+    static func address(_ value: String) -> String {
+        if let open = value.lastIndex(of: "<"), let close = value.lastIndex(of: ">"), open < close {
+            return String(value[value.index(after: open)..<close])
+        }
+        return value.trimmingCharacters(in: .whitespaces)
+    }
+}
