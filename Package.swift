@@ -75,6 +75,8 @@ let package = Package(
             dependencies: [
                 "Atelier",
                 .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .testTarget(

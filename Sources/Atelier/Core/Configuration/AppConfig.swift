@@ -42,6 +42,8 @@ public struct AppConfig: Sendable {
     public var tokenSigningKey: String?
     public var cookieKey: String?
     public var maxJSONBodyBytes: Int
+    /// Background loops (mail delivery, clean-up). Tests turn them off and drive the work by hand.
+    public var runsBackgroundWorkers: Bool = true
     public var loginFailuresPerMinute: Int
     public var apple: SocialProvider
     public var google: SocialProvider
@@ -134,8 +136,11 @@ public struct AppConfig: Sendable {
         env["PUBLIC_BASE_URL"] = "http://atelier.test"
         env["PASSWORD_HASH_COST"] = "4"
         env["LOG_LEVEL"] = "warning"
+        env["DATABASE_POOL_SIZE"] = "2"
         // A test environment variable names nothing else, so this cannot fail.
-        return try! fromEnvironment(env)
+        var config = try! fromEnvironment(env)
+        config.runsBackgroundWorkers = false
+        return config
     }
 }
 

@@ -40,13 +40,13 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
     app.middleware = Middlewares()
     app.middleware.use(SecurityHeadersMiddleware(httpsOnly: config.publicBaseURL.hasPrefix("https://")))
     app.middleware.use(ProblemMiddleware(methodIndex: RouteMethodIndex(routes: app.routes)))
-    app.middleware.use(FileMiddleware(publicDirectory: app.directory.publicDirectory, defaultFile: nil, advancedETagComparison: true))
+    app.middleware.use(StaticFilesMiddleware(publicDirectory: app.directory.publicDirectory))
 
     Observability.routes(app)
     try APIRoutes.register(app)
     WebRoutes.register(app)
 
-    app.lifecycle.use(BackgroundWorkers())
+    if config.runsBackgroundWorkers { app.lifecycle.use(BackgroundWorkers()) }
     try await app.autoMigrate()
 }
 

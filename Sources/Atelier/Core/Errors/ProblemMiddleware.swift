@@ -89,7 +89,9 @@ extension Problem {
         var headers = HTTPHeaders()
         headers.contentType = HTTPMediaType(type: "application", subType: "problem+json")
         for (name, value) in self.headers { headers.replaceOrAdd(name: name, value: value) }
-        let data = (try? JSONEncoder().encode(body)) ?? Data()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let data = (try? encoder.encode(body)) ?? Data()
         return Response(status: status, headers: headers, body: .init(data: data))
     }
 }

@@ -43,7 +43,9 @@ public struct PageRequest: Sendable {
     public init(limit: Int?, cursor: String?) throws {
         let limit = limit ?? Self.defaultLimit
         guard (1...Self.maxLimit).contains(limit) else {
-            throw Problem.invalid("limit", "must be between 1 and \(Self.maxLimit)")
+            throw Problem(
+                .badRequest, detail: "limit must be between 1 and \(Self.maxLimit).",
+                errors: [.init(field: "limit", message: "must be between 1 and \(Self.maxLimit)")])
         }
         self.limit = limit
         self.cursor = try cursor.map(PageCursor.decode)

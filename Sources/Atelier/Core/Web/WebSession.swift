@@ -47,8 +47,11 @@ extension Request {
         webSessionUser = user
     }
 
+    /// Forgets the user but keeps the (now anonymous) session, so the next page can still show
+    /// a message; the CSRF token is replaced.
     func signOutWebSession() {
-        session.destroy()
+        session.data = SessionData()
+        session.data["csrf"] = TokenHash.randomToken()
         webSessionUser = nil
     }
 }

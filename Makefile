@@ -1,0 +1,71 @@
+# Atelier developer entry points. See README.md.
+#
+#   make run             install missing system packages, build, seed demo data,
+#                        serve on http://localhost:8080 (SQLite)
+#   make test            the whole suite on SQLite (Swift tests + Python integration tests)
+#   make test-integration  only the Python integration tests
+#   make test-postgres   the Swift suite against PostgreSQL at $DATABASE_URL
+#   make test-browser    Selenium tests in headless Chromium
+#   make test-contract   schemathesis against a local server
+#
+# CONFIG=release make build / run builds with optimisations.
+
+CONFIG ?= debug
+SWIFT  ?= swift
+PYTHON ?= python3
+VENV   := .venv
+BIN    := .build/$(CONFIG)/atelier
+
+.PHONY: all deps build bin run venv test test-integration test-postgres \
+        test-browser test-contract clean-venv
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+# The debug server binary that the Python tests start (tests/python/conftest.py).
+bin:
+	$(SWIFT) build --product atelier
+
+run: build
+	$(BIN) seed-demo
+	exec $(BIN) serve --hostname $${HOST:-127.0.0.1} --port $${PORT:-8080}
+
+# The virtualenv is rebuilt only when requirements.txt changes.
+venv: $(VENV)/.stamp
+
+$(VENV)/.stamp: tests/python/requirements.txt | deps
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
+	touch $@
+
+clean-venv:
+	rm -rf $(VENV)
+
+# Sequential on purpose: the Python tests need the binary the Swift build makes.
+# DATABASE_URL is dropped so this is always the SQLite run (see test-postgres).
+test: deps venv
+	$(SWIFT) build --build-tests
+	env -u DATABASE_URL $(SWIFT) test
+	$(VENV)/bin/pytest tests/python/integration -q
+
+test-integration: venv bin
+	$(VENV)/bin/pytest tests/python/integration -q
+
+test-postgres:
+	@if [ -z "$$DATABASE_URL" ]; then \
+	  echo 'test-postgres: set DATABASE_URL, e.g. DATABASE_URL="$$(scripts/start-postgres.sh)" make test-postgres' >&2; \
+	  exit 2; \
+	fi
+	$(SWIFT) test
+
+test-browser: venv bin
+	@scripts/install-deps.sh browser
+	$(VENV)/bin/pytest tests/python/browser -q
+
+test-contract: venv bin
+	scripts/contract-test.sh

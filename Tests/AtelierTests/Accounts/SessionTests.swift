@@ -1,0 +1,73 @@
+import Fluent
+import Foundation
+import Testing
+import VaporTesting
+
+@testable import Atelier
+
+@Suite("Tokens and sessions")
+struct SessionTests {
+    @Test("refresh rotates; presenting the old refresh token again revokes the whole family")
+    func refreshReuse() async throws {
+        try await TestApp.with { t in
+            let first = try await t.signUp()
+            let refreshed = try await t.send(.POST, "/api/v1/auth/refresh", json: #"{"refreshToken":"\#(first.refreshToken)"}"#)
+            #expect(refreshed.status == .ok)
+            let second = try refreshed.content.decode(Session.self)
+            #expect(second.refreshToken != first.refreshToken)
+            #expect(try await t.send(.GET, "/api/v1/me", token: second.accessToken).status == .ok)
+
+            let reuse = try await t.send(.POST, "/api/v1/auth/refresh", json: #"{"refreshToken":"\#(first.refreshToken)"}"#)
+            #expect(reuse.status == .unauthorized)
+            #expect(try await t.send(.GET, "/api/v1/me", token: second.accessToken).status == .unauthorized)
+            let again = try await t.send(.POST, "/api/v1/auth/refresh", json: #"{"refreshToken":"\#(second.refreshToken)"}"#)
+            #expect(again.status == .unauthorized)
+        }
+    }
+
+    @Test("access tokens expire after 15 minutes; the refresh token still works")
+    func accessExpiry() async throws {
+        try await TestApp.with { t in
+            let session = try await t.signUp()
+            t.clock.advance(by: 15 * 60 + 1)
+            #expect(try await t.send(.GET, "/api/v1/me", token: session.accessToken).status == .unauthorized)
+            let refreshed = try await t.send(.POST, "/api/v1/auth/refresh", json: #"{"refreshToken":"\#(session.refreshToken)"}"#)
+            #expect(refreshed.status == .ok)
+        }
+    }
+
+    @Test("refresh tokens expire after 30 days")
+    func refreshExpiry() async throws {
+        try await TestApp.with { t in
+            let session = try await t.signUp()
+            t.clock.advance(by: 31 * 24 * 3600)
+            let refreshed = try await t.send(.POST, "/api/v1/auth/refresh", json: #"{"refreshToken":"\#(session.refreshToken)"}"#)
+            #expect(refreshed.status == .unauthorized)
+        }
+    }
+
+    @Test("sign-out revokes the session and unregisters the device")
+    func logOut() async throws {
+        try await TestApp.with { t in
+            let session = try await t.signUp()
+            let put = try await t.send(.PUT, "/api/v1/me/devices/tok-\(session.user.id)", json: #"{"platform":"apns"}"#, token: session.accessToken)
+            #expect(put.status == .ok)
+            let out = try await t.send(
+                .POST, "/api/v1/auth/logout",
+                json: #"{"refreshToken":"\#(session.refreshToken)","deviceToken":"tok-\#(session.user.id)"}"#)
+            #expect(out.status == .noContent)
+            #expect(try await t.send(.GET, "/api/v1/me", token: session.accessToken).status == .unauthorized)
+            #expect(try await Device.query(on: t.app.db).filter(\.$token == "tok-\(session.user.id)").count() == 0)
+        }
+    }
+
+    @Test("a forged or garbled token is 401")
+    func forgedToken() async throws {
+        try await TestApp.with { t in
+            let session = try await t.signUp()
+            let forged = String(session.accessToken.dropLast(3)) + "abc"
+            #expect(try await t.send(.GET, "/api/v1/me", token: forged).status == .unauthorized)
+            #expect(try await t.send(.GET, "/api/v1/me", token: "nonsense").status == .unauthorized)
+        }
+    }
+}

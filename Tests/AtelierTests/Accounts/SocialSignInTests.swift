@@ -1,0 +1,120 @@
+import Fluent
+import Foundation
+import JWTKit
+import Testing
+import VaporTesting
+
+@testable import Atelier
+
+/// A provider of our own: the server trusts a JWKS made here, and the test signs ID tokens with it.
+struct FakeProvider {
+    static let clientID = "app.atelier.test"
+    let key = ES256PrivateKey()
+    let keys = JWTKeyCollection()
+
+    struct Claims: JWTPayload {
+        var iss: String
+        var sub: String
+        var aud: String
+        var exp: Int
+        var email: String?
+        var email_verified: Bool?
+        var nonce: String?
+        var name: String?
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+
+    var jwks: String {
+        let parameters = key.publicKey.parameters!
+        return #"{"keys":[{"kty":"EC","crv":"P-256","alg":"ES256","use":"sig","kid":"test-key","x":"\#(parameters.x)","y":"\#(parameters.y)"}]}"#
+    }
+
+    static func make() async -> FakeProvider {
+        let provider = FakeProvider()
+        await provider.keys.add(ecdsa: provider.key, kid: "test-key")
+        return provider
+    }
+
+    func token(
+        subject: String, email: String?, verified: Bool?, now: Date, audience: String = FakeProvider.clientID,
+        issuer: String = "https://accounts.google.com", nonce: String? = nil
+    ) async throws -> String {
+        try await keys.sign(
+            Claims(
+                iss: issuer, sub: subject, aud: audience, exp: Int(now.timeIntervalSince1970) + 600, email: email,
+                email_verified: verified, nonce: nonce, name: "Social Person"),
+            kid: "test-key")
+    }
+}
+
+@Suite("Sign in with a provider")
+struct SocialSignInTests {
+    func withProvider(_ body: (TestApp, FakeProvider) async throws -> Void) async throws {
+        let provider = await FakeProvider.make()
+        try await TestApp.with(adjust: {
+            $0.google.clientIDs = [FakeProvider.clientID]
+            $0.google.jwks = provider.jwks
+        }) { t in try await body(t, provider) }
+    }
+
+    func signIn(_ t: TestApp, _ token: String, nonce: String? = nil) async throws -> TestingHTTPResponse {
+        let nonceField = nonce.map { #","nonce":"\#($0)""# } ?? ""
+        return try await t.send(.POST, "/api/v1/auth/social", json: #"{"provider":"google","idToken":"\#(token)"\#(nonceField)}"#)
+    }
+
+    @Test("first sign-in creates the account (201); the next one signs into it (200)")
+    func createThenSignIn() async throws {
+        try await withProvider { t, provider in
+            let subject = UUID().uuidString
+            let email = uniqueEmail("social")
+            let token = try await provider.token(subject: subject, email: email, verified: true, now: t.clock.now())
+            let first = try await signIn(t, token)
+            #expect(first.status == .created, "\(first.body.string)")
+            let second = try await signIn(t, token)
+            #expect(second.status == .ok)
+            #expect(try first.content.decode(Session.self).user.id == second.content.decode(Session.self).user.id)
+        }
+    }
+
+    @Test("an existing email links only when the provider verified it")
+    func linking() async throws {
+        try await withProvider { t, provider in
+            let email = uniqueEmail("link")
+            let existing = try await t.signUp(email: email)
+            let unverified = try await provider.token(subject: UUID().uuidString, email: email, verified: false, now: t.clock.now())
+            #expect(try await signIn(t, unverified).status == .conflict)
+            let verified = try await provider.token(subject: UUID().uuidString, email: email, verified: true, now: t.clock.now())
+            let linked = try await signIn(t, verified)
+            #expect(linked.status == .ok)
+            #expect(try linked.content.decode(Session.self).user.id == existing.user.id)
+        }
+    }
+
+    @Test("wrong audience, wrong issuer, expired, forged signature or wrong nonce are refused")
+    func refusals() async throws {
+        try await withProvider { t, provider in
+            let now = t.clock.now()
+            let wrongAudience = try await provider.token(subject: "s1", email: nil, verified: nil, now: now, audience: "someone.else")
+            #expect(try await signIn(t, wrongAudience).status == .unauthorized)
+            let wrongIssuer = try await provider.token(subject: "s1", email: nil, verified: nil, now: now, issuer: "https://evil.example")
+            #expect(try await signIn(t, wrongIssuer).status == .unauthorized)
+            let expired = try await provider.token(subject: "s1", email: nil, verified: nil, now: now.addingTimeInterval(-3600))
+            #expect(try await signIn(t, expired).status == .unauthorized)
+            let other = await FakeProvider.make()
+            let forged = try await other.token(subject: "s1", email: nil, verified: nil, now: now)
+            #expect(try await signIn(t, forged).status == .unauthorized)
+            let withNonce = try await provider.token(subject: "s1", email: nil, verified: nil, now: now, nonce: "abc")
+            #expect(try await signIn(t, withNonce, nonce: "xyz").status == .unauthorized)
+            #expect(try await signIn(t, withNonce, nonce: "abc").status == .created)
+        }
+    }
+
+    @Test("a provider that is not configured is a 422 naming the provider")
+    func notConfigured() async throws {
+        try await TestApp.with { t in
+            let response = try await t.send(.POST, "/api/v1/auth/social", json: #"{"provider":"apple","idToken":"x.y.z"}"#)
+            #expect(response.status == .unprocessableEntity)
+            #expect(try response.problem().fields == ["provider"])
+        }
+    }
+}
