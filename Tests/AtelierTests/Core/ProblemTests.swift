@@ -86,3 +86,16 @@ struct ObservabilityTests {
         }
     }
 }
+
+@Suite("Parameter errors")
+struct ParameterErrorTests {
+    @Test("an undecodable query parameter is a 400 naming it")
+    func badQuery() async throws {
+        try await TestApp.with { t in
+            let s = try await t.signUp()
+            let response = try await t.send(.GET, "/api/v1/me/devices?limit=ten", token: s.accessToken)
+            #expect(response.status == .badRequest)
+            #expect(try response.problem().fields == ["limit"])
+        }
+    }
+}

@@ -58,6 +58,10 @@ struct ProblemMiddleware: AsyncMiddleware {
         case let problem as Problem:
             return problem
         case let decoding as DecodingError:
+            // Without a body, the generated code was decoding a path, query or header parameter.
+            guard let body = request.body.data, body.readableBytes > 0 else {
+                return DecodingProblem.parameter(decoding, query: request.url.query)
+            }
             return DecodingProblem.make(decoding)
         case let abort as any AbortError:
             return self.problem(for: abort, request: request)
@@ -118,6 +122,18 @@ enum DecodingProblem {
         @unknown default:
             return Problem(.badRequest, detail: "The request body could not be read.")
         }
+    }
+
+    static func parameter(_ error: DecodingError, query: String?) -> Problem {
+        var names: [String] = []
+        if case .keyNotFound(let key, _) = error { names.append(key.stringValue) }
+        if let query {
+            names += query.split(separator: "&").compactMap { $0.split(separator: "=").first.map(String.init) }
+        }
+        let field = names.first ?? "parameters"
+        return Problem(
+            .badRequest, detail: "A parameter has a value of the wrong type or format.",
+            errors: [.init(field: field, message: "has a value of the wrong type or format")])
     }
 
     static func path(_ keys: [any CodingKey]) -> String {
