@@ -1,2 +1,0 @@
-import AtelierAPI
-import OpenAPIURLSession
