@@ -15,7 +15,7 @@ final class BackgroundWorkers: LifecycleHandler {
         let delivery = Task {
             while !Task.isCancelled {
                 do {
-                    try await outbox.deliverDue(on: db)
+                    try await outbox.deliverAllDue(on: db)
                 } catch {
                     logger.error("Mail outbox delivery failed: \(String(reflecting: error))")
                 }

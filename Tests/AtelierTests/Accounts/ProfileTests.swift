@@ -49,6 +49,17 @@ struct ProfileTests {
         }
     }
 
+    @Test("UTC, the default zone, is a valid choice and is offered on the settings page")
+    func utcIsValid() async throws {
+        try await TestApp.with { t in
+            let s = try await t.signUp()
+            let response = try await t.send(.PATCH, "/api/v1/me", json: #"{"timeZone":"UTC"}"#, token: s.accessToken)
+            #expect(response.status == .ok)
+            #expect(AccountRules.timeZoneIdentifiers.contains("UTC"))
+            #expect(AccountRules.timeZoneIdentifiers.contains("Europe/Stockholm"))
+        }
+    }
+
     @Test("a taken username is 409")
     func usernameTaken() async throws {
         try await TestApp.with { t in

@@ -37,11 +37,10 @@ struct SignUpTests {
         ])
     func badInput(json: String, status: Int, field: String) async throws {
         try await TestApp.with { t in
-            let before = try await t.userCount()
             let response = try await t.send(.POST, "/api/v1/auth/signup", json: json)
             #expect(Int(response.status.code) == status, "\(response.body.string)")
             #expect(try response.problem().fields.contains(field), "\(response.body.string)")
-            #expect(try await t.userCount() == before)
+            #expect(try await t.userCount(emails: ["a@b.se", "not-an-email"]) == 0)
         }
     }
 
@@ -50,13 +49,23 @@ struct SignUpTests {
         try await TestApp.with { t in
             let email = uniqueEmail("dup")
             _ = try await t.signUp(email: email)
-            let before = try await t.userCount()
             let response = try await t.send(
                 .POST, "/api/v1/auth/signup",
                 json: #"{"email":"\#(email.uppercased())","password":"another long one","displayName":"Y"}"#)
             #expect(response.status == .conflict)
             #expect(try response.problem().fields == ["email"])
-            #expect(try await t.userCount() == before)
+            #expect(try await t.userCount(emails: [email]) == 1)
+        }
+    }
+
+    @Test("concurrent sign-ups with the same name all succeed with distinct usernames")
+    func concurrentSameName() async throws {
+        try await TestApp.with { t in
+            let usernames = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<8 { group.addTask { try await t.signUp(name: "Same Name").user.username } }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(Set(usernames).count == 8)
         }
     }
 

@@ -94,16 +94,17 @@ struct SocialSignInTests {
     func refusals() async throws {
         try await withProvider { t, provider in
             let now = t.clock.now()
-            let wrongAudience = try await provider.token(subject: "s1", email: nil, verified: nil, now: now, audience: "someone.else")
+            let s1 = UUID().uuidString
+            let wrongAudience = try await provider.token(subject: s1, email: nil, verified: nil, now: now, audience: "someone.else")
             #expect(try await signIn(t, wrongAudience).status == .unauthorized)
-            let wrongIssuer = try await provider.token(subject: "s1", email: nil, verified: nil, now: now, issuer: "https://evil.example")
+            let wrongIssuer = try await provider.token(subject: s1, email: nil, verified: nil, now: now, issuer: "https://evil.example")
             #expect(try await signIn(t, wrongIssuer).status == .unauthorized)
-            let expired = try await provider.token(subject: "s1", email: nil, verified: nil, now: now.addingTimeInterval(-3600))
+            let expired = try await provider.token(subject: s1, email: nil, verified: nil, now: now.addingTimeInterval(-3600))
             #expect(try await signIn(t, expired).status == .unauthorized)
             let other = await FakeProvider.make()
-            let forged = try await other.token(subject: "s1", email: nil, verified: nil, now: now)
+            let forged = try await other.token(subject: s1, email: nil, verified: nil, now: now)
             #expect(try await signIn(t, forged).status == .unauthorized)
-            let withNonce = try await provider.token(subject: "s1", email: nil, verified: nil, now: now, nonce: "abc")
+            let withNonce = try await provider.token(subject: s1, email: nil, verified: nil, now: now, nonce: "abc")
             #expect(try await signIn(t, withNonce, nonce: "xyz").status == .unauthorized)
             #expect(try await signIn(t, withNonce, nonce: "abc").status == .created)
         }

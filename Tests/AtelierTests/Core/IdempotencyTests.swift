@@ -31,10 +31,11 @@ struct IdempotencyTests {
         try await TestApp.with { t in
             let a = try await t.signUp()
             let b = try await t.signUp()
-            let key = [("Idempotency-Key", "resend-1")]
+            let keyValue = "resend-\(UUID().uuidString)"
+            let key = [("Idempotency-Key", keyValue)]
             #expect(try await t.send(.POST, "/api/v1/me/email/verification", token: a.accessToken, headers: key).status == .accepted)
             #expect(try await t.send(.POST, "/api/v1/me/email/verification", token: b.accessToken, headers: key).status == .accepted)
-            #expect(try await IdempotencyRecord.query(on: t.app.db).filter(\.$key == "resend-1").count() == 2)
+            #expect(try await IdempotencyRecord.query(on: t.app.db).filter(\.$key == keyValue).count() == 2)
             t.clock.advance(by: 24 * 3600 + 1)
             let afterExpiry = try await t.send(.POST, "/api/v1/me/email/verification", token: a.accessToken, headers: key)
             #expect(afterExpiry.headers.first(name: "Idempotent-Replayed") == nil)

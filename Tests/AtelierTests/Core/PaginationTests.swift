@@ -7,7 +7,7 @@ import Testing
 struct PaginationTests {
     @Test("cursors round-trip and reject garbage")
     func cursorRoundTrip() throws {
-        let cursor = PageCursor(time: Date(timeIntervalSince1970: 1_800_000_000.123456), id: UUID.v7())
+        let cursor = PageCursor(id: UUID.v7())
         #expect(try PageCursor.decode(cursor.encoded) == cursor)
         #expect(throws: Problem.self) { try PageCursor.decode("not-a-cursor") }
         #expect(throws: Problem.self) { try PageRequest(limit: 0, cursor: nil) }

@@ -1,3 +1,4 @@
+import Fluent
 import Foundation
 import Testing
 import VaporTesting
@@ -56,8 +57,9 @@ extension TestApp {
         return try response.content.decode(Session.self)
     }
 
-    func userCount() async throws -> Int {
-        try await User.query(on: app.db).count()
+    /// Users with these addresses (tests share a PostgreSQL database, so they count only their own rows).
+    func userCount(emails: [String]) async throws -> Int {
+        try await User.query(on: app.db).filter(\.$email ~~ emails).count()
     }
 }
 

@@ -13,20 +13,19 @@ final class TestApp: Sendable {
     let mailer: CapturingMailer
     let dataDirectory: String
 
-    private static let migrationLock = AsyncMigrationLock()
+    /// One mailer for every test app: on a shared PostgreSQL database any app's outbox run may
+    /// deliver any test's mail, so tests find theirs by their own unique address.
+    static let sharedMailer = CapturingMailer()
 
     static func make(adjust: (inout AppConfig) -> Void = { _ in }) async throws -> TestApp {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-        let mailer = CapturingMailer()
+        let mailer = sharedMailer
         let dataDirectory = NSTemporaryDirectory() + "atelier-test-\(UUID().uuidString)"
         let app = try await Application.make(.testing)
         var config = AppConfig.testing(dataDirectory: dataDirectory)
         adjust(&config)
         do {
-            // Concurrent tests on one PostgreSQL database must not run migrations at the same time.
-            try await migrationLock.run { [config] in
-                try await configure(app, config: config, clock: clock, mailer: mailer)
-            }
+            try await configure(app, config: config, clock: clock, mailer: mailer)
         } catch {
             try? await app.asyncShutdown()
             throw error
@@ -60,24 +59,7 @@ final class TestApp: Sendable {
 
     /// Delivers the mail outbox now (the background worker is off in tests).
     func deliverMail() async throws {
-        try await app.atelier.mailOutbox.deliverDue(on: app.db)
-    }
-}
-
-actor AsyncMigrationLock {
-    private var busy = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        while busy {
-            await withCheckedContinuation { waiters.append($0) }
-        }
-        busy = true
-        defer {
-            busy = false
-            if !waiters.isEmpty { waiters.removeFirst().resume() }
-        }
-        return try await body()
+        try await app.atelier.mailOutbox.deliverAllDue(on: app.db)
     }
 }
 

@@ -87,7 +87,7 @@ struct CreateAccounts: AsyncMigration {
         try await sql.create(index: "session_families_user_idx").on(SessionFamily.schema).column("user_id").run()
         try await sql.create(index: "refresh_tokens_family_idx").on(RefreshToken.schema).column("family_id").run()
         try await sql.create(index: "account_tokens_user_idx").on(AccountToken.schema).column("user_id").run()
-        try await sql.create(index: "devices_user_idx").on(Device.schema).column("user_id").column("created_at").run()
+        try await sql.create(index: "devices_user_idx").on(Device.schema).column("user_id").column("id").run()
         try await sql.create(index: "social_identities_user_idx").on(SocialIdentity.schema).column("user_id").run()
     }
 

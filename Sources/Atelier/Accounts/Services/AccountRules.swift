@@ -61,8 +61,13 @@ enum AccountRules {
         return text
     }
 
+    /// IANA zones people can choose. Foundation on Linux leaves "UTC" out of its list, yet it is
+    /// our default, so it is added here.
+    static let timeZoneIdentifiers: [String] = Array(Set(TimeZone.knownTimeZoneIdentifiers + ["UTC"])).sorted()
+    private static let timeZoneSet = Set(timeZoneIdentifiers)
+
     static func timeZone(_ raw: String, into errors: inout FieldErrors) -> String? {
-        guard TimeZone.knownTimeZoneIdentifiers.contains(raw) else {
+        guard timeZoneSet.contains(raw) else {
             errors.add("timeZone", "must be an IANA time zone such as Europe/Stockholm")
             return nil
         }

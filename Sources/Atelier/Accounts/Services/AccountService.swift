@@ -36,24 +36,32 @@ struct AccountService {
             throw Problem.conflict("The username \(username) is taken.", field: "username")
         }
         let hash = try await services.passwordHasher.hash(input.password)
-        var chosenUsername = username ?? ""
-        if username == nil { chosenUsername = try await UsernameGenerator(db: db).make(from: displayName, email: email) }
-        let user = User(
-            id: .v7(at: now), email: email, passwordHash: hash, displayName: displayName,
-            username: chosenUsername, now: now)
-        if let timeZone { user.timeZone = timeZone }
-        if let locale { user.locale = locale }
-
-        return try await db.transaction { tx in
+        // A generated username can be taken by a concurrent sign-up between the check and the
+        // insert; then a new one is drawn. A chosen one that is taken is the caller's to change.
+        for attempt in 1...5 {
+            var chosenUsername = username ?? ""
+            if username == nil { chosenUsername = try await UsernameGenerator(db: db).make(from: displayName, email: email) }
+            let user = User(
+                id: .v7(at: now), email: email, passwordHash: hash, displayName: displayName,
+                username: chosenUsername, now: now)
+            if let timeZone { user.timeZone = timeZone }
+            if let locale { user.locale = locale }
             do {
-                try await user.create(on: tx)
+                return try await db.transaction { tx in
+                    try await user.create(on: tx)
+                    try await AccountMailer(db: tx, services: services).sendVerification(to: user, email: email)
+                    let session = try await SessionService(db: tx, services: services).issue(for: user)
+                    return (user, session)
+                }
             } catch let error as any DatabaseError where error.isConstraintFailure {
-                throw Problem.conflict("An account with this email or username already exists.", field: "email")
+                try await ensureEmailFree(email)
+                if username != nil {
+                    throw Problem.conflict("The username \(chosenUsername) is taken.", field: "username")
+                }
+                if attempt == 5 { throw Problem.conflict("Could not find a free username; choose one.", field: "username") }
             }
-            try await AccountMailer(db: tx, services: services).sendVerification(to: user, email: email)
-            let session = try await SessionService(db: tx, services: services).issue(for: user)
-            return (user, session)
         }
+        throw Problem(.internalServerError)
     }
 
     func logIn(email rawEmail: String, password: String, clientAddress: String) async throws -> (User, SessionService.Issued) {

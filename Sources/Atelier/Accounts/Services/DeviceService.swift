@@ -44,6 +44,6 @@ struct DeviceService {
 
     func list(for userID: UUID, page: PageRequest) async throws -> Page<Device> {
         let rows = try await Device.query(on: db).filter(\.$user.$id == userID).newestFirst(page).all()
-        return Page(fetched: rows, limit: page.limit) { PageCursor(time: $0.createdAt, id: $0.id!) }
+        return Page(fetched: rows, limit: page.limit) { PageCursor(id: $0.id!) }
     }
 }

@@ -112,11 +112,9 @@ extension AccountsWebRoutes {
         do {
             return try await action()
         } catch let problem as Problem where problem.status.code < 500 {
-            var errors: [String: String] = [:]
-            for error in problem.errors where errors[error.field] == nil { errors[error.field] = error.message }
             let formError = problem.errors.isEmpty ? problem.detail ?? problem.title : nil
             let response = try await render(
-                req, template, title: title, status: problem.status, values: values, errors: errors, formError: formError,
+                req, template, title: title, status: problem.status, values: values, errors: problem.messagesByField, formError: formError,
                 extra: extra)
             for (name, value) in problem.headers { response.headers.replaceOrAdd(name: name, value: value) }
             return response

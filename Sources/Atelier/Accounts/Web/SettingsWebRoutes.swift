@@ -15,7 +15,7 @@ enum SettingsWebRoutes {
         signedIn.post("settings", "delete", use: deleteAccount)
     }
 
-    static let timeZones: FormValue = .list(TimeZone.knownTimeZoneIdentifiers.sorted())
+    static let timeZones: FormValue = .list(AccountRules.timeZoneIdentifiers)
 
     static func currentValues(_ user: User) -> [String: String] {
         var values = [
@@ -144,10 +144,8 @@ enum SettingsWebRoutes {
         do {
             return try await action()
         } catch let problem as Problem where problem.status.code < 500 {
-            var errors: [String: String] = [:]
-            for error in problem.errors where errors[error.field] == nil { errors[error.field] = error.message }
             return try await renderSettings(
-                req, status: problem.status, values: values, errors: errors,
+                req, status: problem.status, values: values, errors: problem.messagesByField,
                 formError: problem.errors.isEmpty ? problem.detail : nil)
         }
     }

@@ -47,7 +47,26 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
     WebRoutes.register(app)
 
     if config.runsBackgroundWorkers { app.lifecycle.use(BackgroundWorkers()) }
-    try await app.autoMigrate()
+    // Several applications in one process (tests, tools) must not migrate one database at once.
+    try await MigrationLock.shared.run { try await app.autoMigrate() }
+}
+
+actor MigrationLock {
+    static let shared = MigrationLock()
+    private var busy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func run(_ body: @Sendable () async throws -> Void) async throws {
+        while busy {
+            await withCheckedContinuation { waiters.append($0) }
+        }
+        busy = true
+        defer {
+            busy = false
+            if !waiters.isEmpty { waiters.removeFirst().resume() }
+        }
+        try await body()
+    }
 }
 
 /// Every domain's migrations, in dependency order.

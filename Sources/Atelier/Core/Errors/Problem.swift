@@ -39,6 +39,13 @@ public struct Problem: Error, Sendable, Equatable {
         return "https://atelier.dev/problems/\(slug)"
     }
 
+    /// The first message for each field, as forms show them next to the field.
+    public var messagesByField: [String: String] {
+        errors.reduce(into: [:]) { result, error in
+            if result[error.field] == nil { result[error.field] = error.message }
+        }
+    }
+
     // MARK: Common problems
 
     public static func validation(_ errors: [FieldError], detail: String? = nil) -> Problem {

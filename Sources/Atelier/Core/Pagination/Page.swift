@@ -2,34 +2,31 @@ import Fluent
 import Foundation
 import Vapor
 
-/// Where the previous page ended: the sort key and id of its last item. Opaque to clients
-/// (base64url JSON) and stable under concurrent inserts, since it names a position, not an offset.
-public struct PageCursor: Codable, Sendable, Equatable {
-    public var time: Date
+/// Where the previous page ended: the id of its last item. Ids are time-ordered (UUIDv7, made
+/// from the app clock when the row is created), so "newest first" is "highest id first", and an id
+/// compares exactly, where a stored timestamp may not round-trip to the same bits. Opaque to
+/// clients (base64url) and stable under concurrent inserts: it names a position, not an offset.
+public struct PageCursor: Sendable, Equatable {
     public var id: UUID
 
-    public init(time: Date, id: UUID) {
-        self.time = time
+    public init(id: UUID) {
         self.id = id
     }
 
     public var encoded: String {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        let data = (try? encoder.encode(self)) ?? Data()
-        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        Data(id.uuidString.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
     public static func decode(_ raw: String) throws -> PageCursor {
         var base64 = raw.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        guard let data = Data(base64Encoded: base64), let cursor = try? decoder.decode(PageCursor.self, from: data) else {
+        guard raw.count <= 64, let data = Data(base64Encoded: base64),
+            let id = UUID(uuidString: String(decoding: data, as: UTF8.self))
+        else {
             throw Problem(.badRequest, detail: "The cursor is not one this server gave out.", errors: [.init(field: "cursor", message: "is invalid")])
         }
-        return cursor
+        return PageCursor(id: id)
     }
 }
 
@@ -68,7 +65,7 @@ public struct Page<Item: Sendable>: Sendable {
     }
 
     public func map<Other>(_ transform: (Item) throws -> Other) rethrows -> Page<Other> {
-        var page = Page<Other>(fetched: [], limit: 0, cursorOf: { _ in PageCursor(time: Date(), id: UUID()) })
+        var page = Page<Other>(fetched: [], limit: 0, cursorOf: { _ in PageCursor(id: UUID()) })
         page.items = try items.map(transform)
         page.nextCursor = nextCursor
         return page
@@ -76,18 +73,12 @@ public struct Page<Item: Sendable>: Sendable {
 }
 
 extension QueryBuilder {
-    /// Newest first by `timeField`, ties broken by id, starting after `request.cursor`.
+    /// Newest first (highest time-ordered id first), starting after `request.cursor`.
     /// Fetches one extra row for `Page(fetched:limit:cursorOf:)`.
-    public func newestFirst(_ request: PageRequest, timeField: FieldKey = "created_at") -> Self {
+    public func newestFirst(_ request: PageRequest) -> Self {
         if let cursor = request.cursor {
-            group(.or) { or in
-                or.filter(timeField, .lessThan, cursor.time)
-                or.group(.and) { and in
-                    and.filter(timeField, .equal, cursor.time)
-                    and.filter("id", .lessThan, cursor.id)
-                }
-            }
+            filter("id", .lessThan, cursor.id)
         }
-        return sort(timeField, .descending).sort("id", .descending).limit(request.limit + 1)
+        return sort("id", .descending).limit(request.limit + 1)
     }
 }

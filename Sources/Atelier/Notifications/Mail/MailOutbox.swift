@@ -69,10 +69,20 @@ final class MailOutbox: Sendable {
         try await OutboxMail(mail: mail, now: clock.now()).create(on: database)
     }
 
-    /// Sends what is due; returns how many were sent. Failures back off exponentially
-    /// (30 s, 1 min, 2 min, …) and are kept as failed after the last attempt.
+    /// Sends everything that is due, batch after batch; returns how many were sent.
     @discardableResult
-    func deliverDue(on database: any Database, limit: Int = 20) async throws -> Int {
+    func deliverAllDue(on database: any Database, batchSize: Int = 20) async throws -> Int {
+        var total = 0
+        while true {
+            let (attempted, sent) = try await deliverBatch(on: database, limit: batchSize)
+            total += sent
+            if attempted < batchSize { return total }
+        }
+    }
+
+    /// Sends one batch of what is due; returns how many were tried and sent. Failures back off exponentially
+    /// (30 s, 1 min, 2 min, …) and are kept as failed after the last attempt.
+    private func deliverBatch(on database: any Database, limit: Int) async throws -> (attempted: Int, sent: Int) {
         let due = try await OutboxMail.query(on: database)
             .filter(\.$sentAt == nil).filter(\.$failedAt == nil)
             .filter(\.$nextAttemptAt <= clock.now())
@@ -98,6 +108,6 @@ final class MailOutbox: Sendable {
             }
             try await row.save(on: database)
         }
-        return sent
+        return (due.count, sent)
     }
 }
