@@ -34,11 +34,17 @@ let package = Package(
             dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
+        // libvips, the image library (Debian: libvips-dev), and the C wrappers Swift needs for its
+        // variadic functions.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "VipsShim", dependencies: ["CVips"]),
         // The server: one folder per domain plus Core.
         .target(
             name: "Atelier",
             dependencies: [
                 "AtelierAPI",
+                "CVips",
+                "VipsShim",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -74,6 +80,8 @@ let package = Package(
             name: "AtelierTests",
             dependencies: [
                 "Atelier",
+                "VipsShim",
+                "CVips",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -10,8 +10,7 @@
 set -euo pipefail
 
 # Packages needed to build, run and test the server. SQLite is vendored by
-# sqlite-nio, so no libsqlite3-dev / pkg-config. Add new system libraries
-# (e.g. libvips-dev) here.
+# sqlite-nio. Add new system libraries here.
 BASE_PACKAGES=(
   ca-certificates
   curl
@@ -20,6 +19,9 @@ BASE_PACKAGES=(
   zlib1g-dev    # NIO's compression support links against zlib
   python3
   python3-venv  # `make venv`
+  pkg-config    # finds libvips for the CVips module
+  libvips-dev   # the image pipeline (media)
+  libvips-tools # vipsthumbnail, the media benchmark's yardstick
 )
 BROWSER_PACKAGES=(chromium chromium-driver)
 POSTGRES_PACKAGES=(postgresql)

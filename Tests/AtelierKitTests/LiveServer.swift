@@ -34,6 +34,7 @@ final class LiveServer: Sendable {
 
     func stop() async throws {
         await app.server.shutdown()
+        try? await DatabaseSetup.dropSchema(app)
         try await app.asyncShutdown()
         try? FileManager.default.removeItem(atPath: dataDirectory)
     }

@@ -22,10 +22,16 @@ final class BackgroundWorkers: LifecycleHandler {
                 try? await Task.sleep(for: .milliseconds(500))
             }
         }
+        let services = app.atelier
         let cleanup = Task {
             while !Task.isCancelled {
                 let cutoff = clock.now().addingTimeInterval(-IdempotencyMiddleware.lifetime)
                 try? await IdempotencyRecord.query(on: db).filter(\.$createdAt < cutoff).delete()
+                do {
+                    try await MediaService(db: db, services: services).collectUnattached()
+                } catch {
+                    logger.error("Collecting unattached media failed: \(String(reflecting: error))")
+                }
                 try? await Task.sleep(for: .seconds(3600))
             }
         }

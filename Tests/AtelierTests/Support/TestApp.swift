@@ -41,6 +41,7 @@ final class TestApp: Sendable {
     }
 
     func shutdown() async throws {
+        try? await DatabaseSetup.dropSchema(app)
         try await app.asyncShutdown()
         try? FileManager.default.removeItem(atPath: dataDirectory)
     }

@@ -11,6 +11,16 @@ public struct AppConfig: Sendable {
 
     public enum MailerKind: String, Sendable { case log, smtp }
 
+    public enum MediaStoreKind: String, Sendable { case folder, s3 }
+
+    public struct S3: Sendable {
+        public var endpoint: String
+        public var bucket: String
+        public var region: String
+        public var accessKeyID: String
+        public var secretAccessKey: String
+    }
+
     public struct SMTP: Sendable {
         public var host: String
         public var port: Int
@@ -31,6 +41,8 @@ public struct AppConfig: Sendable {
     public var dataDirectory: String
     public var database: Database
     public var databasePoolSize: Int
+    /// PostgreSQL only: a schema of its own (tests use one each, so they never see each other's rows).
+    public var databaseSchema: String?
     public var hostname: String
     public var port: Int
     public var publicBaseURL: String
@@ -45,6 +57,11 @@ public struct AppConfig: Sendable {
     /// Background loops (mail delivery, clean-up). Tests turn them off and drive the work by hand.
     public var runsBackgroundWorkers: Bool = true
     public var loginFailuresPerMinute: Int
+    public var mediaStore: MediaStoreKind
+    public var s3: S3
+    public var mediaMaxBytes: Int
+    public var mediaMaxMegapixels: Int
+    public var mediaMinSide: Int
     public var apple: SocialProvider
     public var google: SocialProvider
     public var facebook: SocialProvider
@@ -80,6 +97,7 @@ public struct AppConfig: Sendable {
             dataDirectory: dataDirectory,
             database: try parseDatabaseURL(value("DATABASE_URL"), dataDirectory: dataDirectory),
             databasePoolSize: try int("DATABASE_POOL_SIZE", 8),
+            databaseSchema: nil,
             hostname: value("HOST") ?? "127.0.0.1",
             port: port,
             publicBaseURL: (value("PUBLIC_BASE_URL") ?? "http://localhost:\(port)").trimmingSuffix("/"),
@@ -100,6 +118,20 @@ public struct AppConfig: Sendable {
             cookieKey: value("COOKIE_KEY"),
             maxJSONBodyBytes: try int("MAX_JSON_BODY_BYTES", 1_048_576),
             loginFailuresPerMinute: try int("RATE_LIMIT_LOGIN_FAILURES_PER_MINUTE", 10),
+            mediaStore: try {
+                let raw = value("MEDIA_STORE") ?? "folder"
+                guard let kind = MediaStoreKind(rawValue: raw) else { throw ConfigError.invalid("MEDIA_STORE", raw) }
+                return kind
+            }(),
+            s3: S3(
+                endpoint: (value("S3_ENDPOINT") ?? "https://s3.amazonaws.com").trimmingSuffix("/"),
+                bucket: value("S3_BUCKET") ?? "atelier-media",
+                region: value("S3_REGION") ?? "us-east-1",
+                accessKeyID: value("S3_ACCESS_KEY_ID") ?? "",
+                secretAccessKey: value("S3_SECRET_ACCESS_KEY") ?? ""),
+            mediaMaxBytes: try int("MEDIA_MAX_BYTES", 25 * 1024 * 1024),
+            mediaMaxMegapixels: try int("MEDIA_MAX_MEGAPIXELS", 50),
+            mediaMinSide: try int("MEDIA_MIN_SIDE", 64),
             apple: SocialProvider(
                 clientIDs: list("AUTH_APPLE_CLIENT_IDS"),
                 jwksURL: value("AUTH_APPLE_JWKS_URL") ?? "https://appleid.apple.com/auth/keys",
@@ -130,7 +162,8 @@ public struct AppConfig: Sendable {
 
     /// A configuration for tests: in-memory SQLite unless `DATABASE_URL` names PostgreSQL.
     public static func testing(dataDirectory: String) -> AppConfig {
-        var env = ProcessInfo.processInfo.environment.filter { $0.key == "DATABASE_URL" }
+        // Tests inherit only the database and the media store choice (CI runs them with S3 too).
+        var env = ProcessInfo.processInfo.environment.filter { $0.key == "DATABASE_URL" || $0.key == "MEDIA_STORE" || $0.key.hasPrefix("S3_") }
         if env["DATABASE_URL"] == nil { env["DATABASE_URL"] = "sqlite::memory:" }
         env["DATA_DIR"] = dataDirectory
         env["PUBLIC_BASE_URL"] = "http://atelier.test"
@@ -140,6 +173,9 @@ public struct AppConfig: Sendable {
         // A test environment variable names nothing else, so this cannot fail.
         var config = try! fromEnvironment(env)
         config.runsBackgroundWorkers = false
+        if case .postgres = config.database {
+            config.databaseSchema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        }
         return config
     }
 }

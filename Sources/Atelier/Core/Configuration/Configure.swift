@@ -26,7 +26,8 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
         rateLimiter: RateLimiter(clock: clock),
         passwordHasher: try PasswordHasher(cost: config.passwordHashCost, threadPool: app.threadPool),
         mailOutbox: MailOutbox(mailer: chosenMailer, clock: clock, logger: app.logger),
-        socialVerifier: SocialTokenVerifier(config: config, clock: clock))
+        socialVerifier: SocialTokenVerifier(config: config, clock: clock),
+        media: try MediaSetup.library(app, config: config, secrets: secrets))
 
     app.views.use(.leaf)
     app.sessions.use(.fluent)
@@ -44,10 +45,13 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
 
     Observability.routes(app)
     try APIRoutes.register(app)
+    MediaDeliveryRoutes.register(app)
     WebRoutes.register(app)
 
+    if let s3 = app.atelier.media.store as? S3MediaStore { try await s3.createBucketIfMissing() }
     if config.runsBackgroundWorkers { app.lifecycle.use(BackgroundWorkers()) }
     // Several applications in one process (tests, tools) must not migrate one database at once.
+    try await DatabaseSetup.prepareSchema(app, config: config)
     try await MigrationLock.shared.run { try await app.autoMigrate() }
 }
 
@@ -76,5 +80,6 @@ enum Migrations {
         app.migrations.add(CreateAccounts())
         app.migrations.add(CreateMailOutbox())
         app.migrations.add(CreateIdempotencyRecords())
+        app.migrations.add(CreateMedia())
     }
 }

@@ -11,11 +11,12 @@ public final class AtelierServices: Sendable {
     let passwordHasher: PasswordHasher
     let mailOutbox: MailOutbox
     let socialVerifier: SocialTokenVerifier
+    let media: MediaLibrary
 
     init(
         config: AppConfig, clock: any AppClock, secrets: Secrets, accessTokens: AccessTokenIssuer,
         rateLimiter: RateLimiter, passwordHasher: PasswordHasher, mailOutbox: MailOutbox,
-        socialVerifier: SocialTokenVerifier
+        socialVerifier: SocialTokenVerifier, media: MediaLibrary
     ) {
         self.config = config
         self.clock = clock
@@ -25,6 +26,7 @@ public final class AtelierServices: Sendable {
         self.passwordHasher = passwordHasher
         self.mailOutbox = mailOutbox
         self.socialVerifier = socialVerifier
+        self.media = media
     }
 }
 

@@ -1,8 +1,21 @@
 import FluentPostgresDriver
+import SQLKit
 import FluentSQLiteDriver
 import Vapor
 
-enum DatabaseSetup {
+public enum DatabaseSetup {
+    /// Creates the configured PostgreSQL schema (the connections' search path names it).
+    static func prepareSchema(_ app: Application, config: AppConfig) async throws {
+        guard let schema = config.databaseSchema, let sql = app.db as? any SQLDatabase else { return }
+        try await sql.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
+    }
+
+    /// Drops the configured schema and everything in it (tests, after they ran).
+    public static func dropSchema(_ app: Application) async throws {
+        guard let schema = app.atelier.config.databaseSchema, let sql = app.db as? any SQLDatabase else { return }
+        try await sql.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
+    }
+
     static func configure(_ app: Application, config: AppConfig) throws {
         switch config.database {
         case .sqliteMemory:
@@ -15,7 +28,7 @@ enum DatabaseSetup {
             app.databases.use(.sqlite(.file(path), maxConnectionsPerEventLoop: 1), as: .sqlite)
         case .postgres(let url):
             var configuration = try SQLPostgresConfiguration(url: url)
-            configuration.searchPath = nil
+            configuration.searchPath = config.databaseSchema.map { [$0] }
             app.databases.use(
                 .postgres(
                     configuration: configuration,

@@ -1,0 +1,144 @@
+import Crypto
+import Fluent
+import Foundation
+import NIOCore
+
+/// Upload, look-up, attachment and removal of media. Refused uploads leave no file and no row.
+struct MediaService {
+    struct Upload {
+        var uploaderID: UUID
+        var claimed: ImageFormat?
+        var edits: ImageEdits
+        var visibility: Media.Visibility
+    }
+
+    let db: any Database
+    let services: AtelierServices
+
+    private var library: MediaLibrary { services.media }
+    private var now: Date { services.clock.now() }
+
+    /// Streams `body` to a scratch file (refusing past the size limit), processes it off the
+    /// event loop, stores the files and then the row.
+    func ingest<Body: AsyncSequence>(_ upload: Upload, body: Body) async throws -> Media where Body.Element == ArraySlice<UInt8> {
+        let work = library.workRoot.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+
+        let file = work.appendingPathComponent("upload")
+        try await write(body, to: file, maxBytes: library.limits.maxBytes)
+        let limits = library.limits
+        let processed = try await library.threadPool.runIfActive {
+            try ImageProcessor.process(file: file, claimed: upload.claimed, edits: upload.edits, limits: limits, workDirectory: work)
+        }
+
+        let hash = try Self.sha256(of: processed.originalFile)
+        let originalKey = MediaKeys.original(hash: hash, format: processed.format.rawValue)
+        var keys: [(String, URL, String)] = [(originalKey, processed.originalFile, processed.format.mediaType)]
+        var variants: [MediaVariant] = []
+        for variant in processed.variants {
+            let key = MediaKeys.variant(hash: hash, file: variant.file)
+            keys.append((key, work.appendingPathComponent(variant.file), MediaKeys.contentType(forKey: key)))
+            variants.append(.init(width: variant.width, height: variant.height, format: variant.format, key: key))
+        }
+
+        let media = Media()
+        media.id = .v7(at: now)
+        media.$uploader.id = upload.uploaderID
+        media.visibility = upload.visibility.rawValue
+        media.contentHash = hash
+        media.format = processed.format.rawValue
+        media.width = processed.width
+        media.height = processed.height
+        media.byteSize = (try? FileManager.default.attributesOfItem(atPath: processed.originalFile.path)[.size] as? Int) ?? 0
+        media.dominantColor = processed.dominantColor
+        media.placeholder = processed.placeholder
+        media.variantsJSON = String(decoding: try JSONEncoder().encode(variants), as: UTF8.self)
+        media.createdAt = now
+
+        do {
+            for (key, url, type) in keys { try await library.store.put(key: key, file: url, contentType: type) }
+            try await media.create(on: db)
+        } catch {
+            try? await removeFilesIfUnused(hash: hash, keys: keys.map(\.0))
+            throw error
+        }
+        return media
+    }
+
+    /// The media a caller may see: public ones, and private ones they uploaded. Owning domains
+    /// widen this for their entities (friends see a post's photo).
+    func visible(_ id: UUID, to userID: UUID?) async throws -> Media {
+        guard let media = try await Media.find(id, on: db),
+            media.visibility == Media.Visibility.public.rawValue || media.$uploader.id == userID
+        else { throw Problem.notFound("media") }
+        return media
+    }
+
+    func attach(_ media: Media, ownerType: String, ownerID: UUID) async throws {
+        media.ownerType = ownerType
+        media.ownerID = ownerID
+        media.attachedAt = now
+        try await media.save(on: db)
+    }
+
+    func delete(_ media: Media) async throws {
+        try await media.delete(on: db)
+        try await removeFilesIfUnused(hash: media.contentHash, keys: [media.originalKey] + media.variants.map(\.key))
+    }
+
+    /// Deletes the media of an entity that is being deleted.
+    func deleteOwned(ownerType: String, ownerID: UUID) async throws {
+        for media in try await Media.query(on: db).filter(\.$ownerType == ownerType).filter(\.$ownerID == ownerID).all() {
+            try await delete(media)
+        }
+    }
+
+    /// Removes uploads never attached within 24 hours; returns how many.
+    @discardableResult
+    func collectUnattached() async throws -> Int {
+        let cutoff = now.addingTimeInterval(-MediaLibrary.unattachedLifetime)
+        let stale = try await Media.query(on: db).filter(\.$attachedAt == nil).filter(\.$createdAt < cutoff).limit(500).all()
+        for media in stale { try await delete(media) }
+        return stale.count
+    }
+
+    func imageURLs(_ media: Media) -> [(MediaVariant, String)] {
+        let isPublic = media.visibility == Media.Visibility.public.rawValue
+        return media.variants.map { variant in
+            (variant, isPublic ? library.signer.publicURL(key: variant.key) : library.signer.privateURL(key: variant.key, now: now))
+        }
+    }
+
+    private func removeFilesIfUnused(hash: String, keys: [String]) async throws {
+        guard try await Media.query(on: db).filter(\.$contentHash == hash).count() == 0 else { return }
+        for key in keys { try await library.store.delete(key: key) }
+    }
+
+    private func write<Body: AsyncSequence>(_ body: Body, to file: URL, maxBytes: Int) async throws where Body.Element == ArraySlice<UInt8> {
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw Problem(.internalServerError, detail: "Could not store the upload.")
+        }
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        var written = 0
+        for try await chunk in body {
+            written += chunk.count
+            guard written <= maxBytes else {
+                throw Problem(
+                    .payloadTooLarge, type: "https://atelier.dev/problems/upload-too-large", title: "Upload too large",
+                    detail: "Photos may be at most \(maxBytes / 1_048_576) MB.")
+            }
+            try handle.write(contentsOf: chunk)
+        }
+        guard written > 0 else { throw Problem.invalid("body", "is empty; send the photo's bytes") }
+    }
+
+    static func sha256(of file: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,157 @@
+#include "VipsShim.h"
+#include <string.h>
+
+int atelier_vips_init(void) {
+    if (VIPS_INIT("atelier")) return -1;
+    // A few decoders at a time per core is plenty; libvips' cache is not useful for one-shot uploads.
+    vips_cache_set_max(0);
+    return 0;
+}
+
+VipsImage *atelier_vips_open(const char *path) {
+    return vips_image_new_from_file(path, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+}
+
+int atelier_vips_autorotate(VipsImage *in, VipsImage **out) {
+    return vips_autorot(in, out, NULL);
+}
+
+int atelier_vips_crop(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+int atelier_vips_rotate(VipsImage *in, VipsImage **out, int quarter_turns) {
+    VipsAngle angle = VIPS_ANGLE_D0;
+    switch (((quarter_turns % 4) + 4) % 4) {
+        case 1: angle = VIPS_ANGLE_D90; break;
+        case 2: angle = VIPS_ANGLE_D180; break;
+        case 3: angle = VIPS_ANGLE_D270; break;
+        default: return vips_copy(in, out, NULL);
+    }
+    return vips_rot(in, out, angle, NULL);
+}
+
+int atelier_vips_flatten_srgb(VipsImage *in, VipsImage **out, double red, double green, double blue) {
+    VipsImage *srgb = NULL, *flat = NULL;
+    if (vips_colourspace(in, &srgb, VIPS_INTERPRETATION_sRGB, NULL)) return -1;
+    if (vips_image_hasalpha(srgb)) {
+        VipsArrayDouble *background = vips_array_double_newv(3, red, green, blue);
+        int failed = vips_flatten(srgb, &flat, "background", background, NULL);
+        vips_area_unref(VIPS_AREA(background));
+        g_object_unref(srgb);
+        if (failed) return -1;
+    } else {
+        flat = srgb;
+    }
+    int failed = vips_cast(flat, out, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(flat);
+    return failed ? -1 : 0;
+}
+
+int atelier_vips_resize_to_width(VipsImage *in, VipsImage **out, int width) {
+    return vips_thumbnail_image(in, out, width, "height", 100000, "size", VIPS_SIZE_DOWN, NULL);
+}
+
+VipsImage *atelier_vips_materialize(VipsImage *in) {
+    return vips_image_copy_memory(in);
+}
+
+int atelier_vips_save_jpeg(VipsImage *in, const char *path, int quality) {
+    return vips_jpegsave(in, path, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, "interlace", TRUE, NULL);
+}
+
+int atelier_vips_save_webp(VipsImage *in, const char *path, int quality) {
+    return vips_webpsave(in, path, "Q", quality, "strip", TRUE, NULL);
+}
+
+int atelier_vips_save_png(VipsImage *in, const char *path) {
+    return vips_pngsave(in, path, "strip", TRUE, NULL);
+}
+
+int atelier_vips_save_jpeg_buffer(VipsImage *in, void **buffer, size_t *length, int quality) {
+    return vips_jpegsave_buffer(in, buffer, length, "Q", quality, "strip", TRUE, NULL);
+}
+
+int atelier_vips_save_jpeg_keep_metadata(VipsImage *in, const char *path, int quality) {
+    return vips_jpegsave(in, path, "Q", quality, NULL);
+}
+
+VipsImage *atelier_vips_test_pattern(int width, int height) {
+    VipsImage *x = NULL, *scaled = NULL, *bands = NULL, *marker = NULL, *out = NULL;
+    if (vips_xyz(&x, width, height, NULL)) return NULL;
+    VipsImage *xy[2] = {NULL, NULL};
+    if (vips_extract_band(x, &xy[0], 0, NULL) || vips_extract_band(x, &xy[1], 1, NULL)) { g_object_unref(x); return NULL; }
+    // Red follows x, green follows y, blue is constant: orientation is visible in the pixels.
+    VipsImage *red = NULL, *green = NULL, *blue = NULL;
+    vips_linear1(xy[0], &red, 255.0 / (width > 1 ? width - 1 : 1), 0, NULL);
+    vips_linear1(xy[1], &green, 255.0 / (height > 1 ? height - 1 : 1), 0, NULL);
+    vips_linear1(xy[0], &blue, 0, 96, NULL);
+    VipsImage *channels[3] = {red, green, blue};
+    vips_bandjoin(channels, &bands, 3, NULL);
+    vips_cast(bands, &scaled, VIPS_FORMAT_UCHAR, NULL);
+    out = vips_image_copy_memory(scaled);
+    if (out) {
+        vips_image_set_int(out, "atelier-test", 1);
+        vips_copy(out, &marker, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+        g_object_unref(out);
+        out = marker;
+    }
+    g_object_unref(x); g_object_unref(xy[0]); g_object_unref(xy[1]);
+    g_object_unref(red); g_object_unref(green); g_object_unref(blue);
+    g_object_unref(bands); g_object_unref(scaled);
+    return out;
+}
+
+void atelier_vips_set_orientation(VipsImage *image, int orientation) {
+    vips_image_set_int(image, VIPS_META_ORIENTATION, orientation);
+}
+
+void atelier_vips_set_string(VipsImage *image, const char *name, const char *value) {
+    vips_image_set_string(image, name, value);
+}
+
+int atelier_vips_whiten_background(VipsImage *in, VipsImage **out, double red, double green, double blue, double threshold) {
+    // Pixels whose colour is within `threshold` (mean absolute difference per channel) of the
+    // border colour become white. No connectivity: a garment of the same colour as the backdrop
+    // is whitened too.
+    double minus[3] = {-red, -green, -blue};
+    double ones[3] = {1, 1, 1};
+    VipsImage *diff = NULL, *absolute = NULL, *mean = NULL, *mask = NULL, *white = NULL;
+    int failed = vips_linear(in, &diff, ones, minus, 3, NULL)
+        || vips_abs(diff, &absolute, NULL)
+        || vips_bandmean(absolute, &mean, NULL)
+        || vips_relational_const1(mean, &mask, VIPS_OPERATION_RELATIONAL_LESS, threshold, NULL);
+    if (!failed) {
+        double white_pixel[3] = {255, 255, 255};
+        failed = vips_black(&white, in->Xsize, in->Ysize, "bands", 3, NULL);
+        if (!failed) {
+            VipsImage *filled = NULL;
+            failed = vips_linear(white, &filled, ones, white_pixel, 3, "uchar", TRUE, NULL);
+            if (!failed) failed = vips_ifthenelse(mask, filled, in, out, NULL);
+            if (filled) g_object_unref(filled);
+        }
+    }
+    if (diff) g_object_unref(diff);
+    if (absolute) g_object_unref(absolute);
+    if (mean) g_object_unref(mean);
+    if (mask) g_object_unref(mask);
+    if (white) g_object_unref(white);
+    return failed ? -1 : 0;
+}
+
+int atelier_vips_without_metadata(VipsImage *in, VipsImage **out) {
+    // Savers' own "strip" is not enough (libvips 8.14's WebP saver still writes EXIF), so the
+    // fields themselves go: EXIF, XMP, IPTC, orientation and any embedded profile.
+    if (vips_copy(in, out, NULL)) return -1;
+    gchar **fields = vips_image_get_fields(*out);
+    for (int i = 0; fields && fields[i]; i++) {
+        const char *name = fields[i];
+        if (vips_isprefix("exif-", name) || vips_isprefix("xmp-", name) || vips_isprefix("iptc-", name)
+            || vips_isprefix("icc-profile-", name) || strcmp(name, VIPS_META_ORIENTATION) == 0
+            || vips_isprefix("heif-", name) || vips_isprefix("png-comment", name)) {
+            vips_image_remove(*out, name);
+        }
+    }
+    g_strfreev(fields);
+    return 0;
+}

@@ -1,0 +1,41 @@
+// Non-variadic wrappers around the libvips calls Atelier uses: Swift cannot call C variadic
+// functions. Each returns 0 on success and -1 on failure (message in vips_error_buffer()).
+#ifndef ATELIER_VIPS_SHIM_H
+#define ATELIER_VIPS_SHIM_H
+
+#include <stddef.h>
+#include <vips/vips.h>
+
+int atelier_vips_init(void);
+
+/// Opens an image lazily: only the header is read until pixels are needed. Truncated or damaged
+/// files fail when the pixels are read.
+VipsImage *atelier_vips_open(const char *path);
+
+int atelier_vips_autorotate(VipsImage *in, VipsImage **out);
+int atelier_vips_crop(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
+/// quarter_turns: 1 = 90°, 2 = 180°, 3 = 270° clockwise.
+int atelier_vips_rotate(VipsImage *in, VipsImage **out, int quarter_turns);
+/// Removes any alpha channel over a solid background colour; converts to 8-bit sRGB.
+int atelier_vips_flatten_srgb(VipsImage *in, VipsImage **out, double red, double green, double blue);
+/// Downsizes to `width` pixels wide, keeping the aspect ratio; never upsizes.
+int atelier_vips_resize_to_width(VipsImage *in, VipsImage **out, int width);
+/// Decodes every pixel now (into memory), so later steps never re-read the file.
+VipsImage *atelier_vips_materialize(VipsImage *in);
+
+int atelier_vips_save_jpeg(VipsImage *in, const char *path, int quality);
+int atelier_vips_save_webp(VipsImage *in, const char *path, int quality);
+int atelier_vips_save_png(VipsImage *in, const char *path);
+int atelier_vips_save_jpeg_buffer(VipsImage *in, void **buffer, size_t *length, int quality);
+
+int atelier_vips_without_metadata(VipsImage *in, VipsImage **out);
+int atelier_vips_whiten_background(VipsImage *in, VipsImage **out, double red, double green, double blue, double threshold);
+
+/// Tests only: writes a JPEG with an EXIF orientation tag (and whatever else `in` carries).
+int atelier_vips_save_jpeg_keep_metadata(VipsImage *in, const char *path, int quality);
+/// Draws a test image: a horizontal gradient with a marker square in the top-left corner.
+VipsImage *atelier_vips_test_pattern(int width, int height);
+void atelier_vips_set_orientation(VipsImage *image, int orientation);
+void atelier_vips_set_string(VipsImage *image, const char *name, const char *value);
+
+#endif
