@@ -5,6 +5,7 @@
 #   make test            the whole suite on SQLite (Swift tests + Python integration tests)
 #   make test-integration  only the Python integration tests
 #   make test-postgres   the Swift suite against PostgreSQL at $DATABASE_URL
+#   make test-s3         the media suites with the S3 backend (moto on loopback)
 #   make test-browser    Selenium tests in headless Chromium
 #   make test-contract   schemathesis against a local server
 #
@@ -16,7 +17,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := .build/$(CONFIG)/atelier
 
-.PHONY: all deps build bin run venv test test-integration test-postgres \
+.PHONY: all deps build bin run venv test test-integration test-postgres test-s3 \
         test-browser test-contract clean-venv
 
 all: build
@@ -62,6 +63,10 @@ test-postgres:
 	  exit 2; \
 	fi
 	$(SWIFT) test
+
+# The media suites again, with the S3 backend against moto's S3 server on loopback.
+test-s3: venv
+	scripts/test-s3.sh
 
 test-browser: venv bin
 	@scripts/install-deps.sh browser
