@@ -17,7 +17,7 @@ done
 
 MEDIA_STORE=s3 S3_ENDPOINT="http://127.0.0.1:$port" S3_BUCKET=atelier-test S3_REGION=us-east-1 \
   S3_ACCESS_KEY_ID=test S3_SECRET_ACCESS_KEY=test \
-  swift test --filter "Media"
+  swift test --filter "Media|AlbumZip"
 
 puts=$(grep -c "PUT /atelier-test/" "$log" || true)
 echo "test-s3: moto received $puts object uploads"

@@ -6,6 +6,8 @@ protocol MediaStore: Sendable {
     func put(key: String, file: URL, contentType: String) async throws
     func delete(key: String) async throws
     func exists(key: String) async throws -> Bool
+    /// The object's bytes as they arrive (for album zips), never the whole object at once.
+    func contents(key: String) async throws -> ByteStream
     /// Streams the object to a browser, honouring `Range` and `If-None-Match`.
     func response(for key: String, contentType: String, request: Request) async throws -> Response
 }
@@ -48,6 +50,11 @@ struct LocalMediaStore: MediaStore {
         FileManager.default.fileExists(atPath: url(key).path)
     }
 
+    func contents(key: String) async throws -> ByteStream {
+        guard FileManager.default.fileExists(atPath: url(key).path) else { throw Problem.notFound("media") }
+        return ByteStream(FileChunks(url: url(key)))
+    }
+
     func response(for key: String, contentType: String, request: Request) async throws -> Response {
         guard FileManager.default.fileExists(atPath: url(key).path) else { throw Problem.notFound("media") }
         let response = try await request.fileio.asyncStreamFile(at: url(key).path, advancedETagComparison: true)
@@ -55,4 +62,25 @@ struct LocalMediaStore: MediaStore {
                                                     subType: contentType.split(separator: "/").last.map(String.init) ?? "octet-stream")
         return response
     }
+}
+
+/// Any sequence of byte buffers, read on demand: the next chunk is fetched only when the
+/// consumer asks, so a slow reader never makes the source pile up data in memory.
+struct ByteStream: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    private let make: @Sendable () -> AsyncIterator
+
+    init<Source: AsyncSequence & Sendable>(_ source: Source) where Source.Element == ByteBuffer {
+        make = {
+            var iterator = source.makeAsyncIterator()
+            return AsyncIterator { try await iterator.next() }
+        }
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let pull: () async throws -> ByteBuffer?
+        mutating func next() async throws -> ByteBuffer? { try await pull() }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { make() }
 }

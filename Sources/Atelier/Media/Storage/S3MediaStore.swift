@@ -59,6 +59,15 @@ struct S3MediaStore: MediaStore {
         return response.status == .ok
     }
 
+    func contents(key: String) async throws -> ByteStream {
+        let response = try await send(request(.GET, key: key))
+        guard response.status == .ok else {
+            if response.status == .notFound { throw Problem.notFound("media") }
+            throw S3Error(operation: "get \(key)", status: response.status.code)
+        }
+        return ByteStream(response.body)
+    }
+
     func response(for key: String, contentType: String, request incoming: Request) async throws -> Response {
         var forwarded: [String: String] = [:]
         for name in ["range", "if-none-match", "if-modified-since"] {
@@ -112,3 +121,4 @@ struct FileChunks: AsyncSequence, Sendable {
         AsyncIterator(handle: try? FileHandle(forReadingFrom: url))
     }
 }
+
