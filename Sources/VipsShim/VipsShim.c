@@ -1,15 +1,24 @@
 #include "VipsShim.h"
+#include <malloc.h>
 #include <string.h>
 
 int atelier_vips_init(void) {
     if (VIPS_INIT("atelier")) return -1;
+    // glibc gives every thread its own malloc arena; with libvips' worker threads that multiplies
+    // resident memory for nothing. Two arenas are plenty.
+    mallopt(M_ARENA_MAX, 2);
+    // One worker thread per image: the server runs one image per core at once (MediaLibrary), so
+    // more threads per image would only add buffers.
+    vips_concurrency_set(1);
     // A few decoders at a time per core is plenty; libvips' cache is not useful for one-shot uploads.
     vips_cache_set_max(0);
     return 0;
 }
 
 VipsImage *atelier_vips_open(const char *path) {
-    return vips_image_new_from_file(path, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    // Sequential: the decoder streams top to bottom into whatever reads it (our one in-memory
+    // copy), instead of keeping a full-size copy of its own.
+    return vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
 }
 
 int atelier_vips_autorotate(VipsImage *in, VipsImage **out) {

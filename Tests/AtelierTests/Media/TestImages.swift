@@ -69,7 +69,7 @@ enum TestImages {
     static func inspect(_ data: Data) throws -> Inspection {
         let file = try directory().appendingPathComponent("inspect")
         try data.write(to: file)
-        let image = try Vips.open(file.path)
+        let image = try Vips.materialize(try Vips.open(file.path))
         var orientation: Int32 = 1
         let (hasEXIF, hasGPS) = image.with { pointer in
             if vips_image_get_typeof(pointer, "orientation") != 0 { vips_image_get_int(pointer, "orientation", &orientation) }

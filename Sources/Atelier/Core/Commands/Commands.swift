@@ -5,5 +5,6 @@ public enum Commands {
     public static func register(_ app: Application) {
         app.asyncCommands.use(CreateAdminCommand(), as: "create-admin")
         app.asyncCommands.use(SeedDemoCommand(), as: "seed-demo")
+        app.asyncCommands.use(BenchMediaCommand(), as: "bench-media")
     }
 }

@@ -70,7 +70,17 @@ enum ImageProcessor {
                 detail: "The image is \(source.width)×\(source.height) px; each side needs at least \(limits.minSide) px.")
         }
 
-        var image = try Vips.apply(source) { atelier_vips_autorotate($0, $1) }
+        // Decode every pixel once, into memory (this is where damaged or truncated files fail);
+        // everything after reads from that copy.
+        let decoded: VipsImageRef
+        do {
+            decoded = try Vips.materialize(source)
+        } catch {
+            throw Problem(
+                .unprocessableEntity, type: "https://atelier.dev/problems/image-damaged", title: "Image damaged",
+                detail: "The image could not be decoded: it is damaged or incomplete.")
+        }
+        var image = try Vips.apply(decoded) { atelier_vips_autorotate($0, $1) }
         if let crop = edits.crop {
             guard crop.x >= 0, crop.y >= 0, crop.width >= limits.minSide, crop.height >= limits.minSide,
                 crop.x + crop.width <= image.width, crop.y + crop.height <= image.height
@@ -83,19 +93,11 @@ enum ImageProcessor {
         if edits.rotate != 0 {
             image = try Vips.apply(image) { atelier_vips_rotate($0, $1, Int32(edits.rotate / 90)) }
         }
-        // Decoding every pixel here is where damaged or truncated files fail.
-        let decoded: VipsImageRef
-        var flat: VipsImageRef
-        do {
-            decoded = try Vips.apply(try Vips.materialize(image)) { atelier_vips_without_metadata($0, $1) }
-            flat = try Vips.apply(decoded) { atelier_vips_flatten_srgb($0, $1, 255, 255, 255) }
-        } catch {
-            throw Problem(
-                .unprocessableEntity, type: "https://atelier.dev/problems/image-damaged", title: "Image damaged",
-                detail: "The image could not be decoded: it is damaged or incomplete.")
-        }
-        let tiny = try Vips.apply(flat) { atelier_vips_resize_to_width($0, $1, 16) }
+        // Metadata goes only now: autorotate above needed the orientation tag.
+        let upright = try Vips.apply(image) { atelier_vips_without_metadata($0, $1) }
+        var flat = try Vips.apply(upright) { atelier_vips_flatten_srgb($0, $1, 255, 255, 255) }
         if edits.whiteBackground {
+            let tiny = try Vips.apply(flat) { atelier_vips_resize_to_width($0, $1, 16) }
             let border = BackgroundColor.border(of: try Vips.pixels(tiny), width: tiny.width, height: tiny.height)
             flat = try Vips.materialize(
                 try Vips.apply(flat) { atelier_vips_whiten_background($0, $1, border.0, border.1, border.2, 28) })
@@ -103,7 +105,7 @@ enum ImageProcessor {
 
         let stored = format.storedFormat
         let originalFile = workDirectory.appendingPathComponent("original.\(stored.fileExtension)")
-        let keepsAlpha = edits.whiteBackground ? flat : decoded
+        let keepsAlpha = edits.whiteBackground ? flat : upright
         switch stored {
         case .png: try Vips.check(keepsAlpha.with { atelier_vips_save_png($0, originalFile.path) })
         case .webp:
@@ -127,7 +129,8 @@ enum ImageProcessor {
             variants.append(.init(width: current.width, height: current.height, format: "webp", file: webp.lastPathComponent))
         }
 
-        let preview = edits.whiteBackground ? try Vips.apply(flat) { atelier_vips_resize_to_width($0, $1, 16) } : tiny
+        // The placeholder comes from the smallest variant, not from the full-size image.
+        let preview = try Vips.apply(current) { atelier_vips_resize_to_width($0, $1, 16) }
         let placeholder = "data:image/jpeg;base64," + (try Vips.jpegData(preview, quality: 40)).base64EncodedString()
         let dominant = DominantColor.of(try Vips.pixels(preview))
         return ProcessedImage(

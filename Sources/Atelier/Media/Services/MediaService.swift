@@ -28,8 +28,11 @@ struct MediaService {
         let file = work.appendingPathComponent("upload")
         try await write(body, to: file, maxBytes: library.limits.maxBytes)
         let limits = library.limits
-        let processed = try await library.threadPool.runIfActive {
-            try ImageProcessor.process(file: file, claimed: upload.claimed, edits: upload.edits, limits: limits, workDirectory: work)
+        let pool = library.threadPool
+        let processed = try await library.processingSlots.run {
+            try await pool.runIfActive {
+                try ImageProcessor.process(file: file, claimed: upload.claimed, edits: upload.edits, limits: limits, workDirectory: work)
+            }
         }
 
         let hash = try Self.sha256(of: processed.originalFile)
