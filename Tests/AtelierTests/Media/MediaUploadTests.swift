@@ -157,7 +157,9 @@ struct MediaUploadTests {
             let s = try await t.signUp()
             let png = try TestImages.png(width: 320, height: 240)
             let boundary = "atelier-\(UUID().uuidString)"
-            var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"look.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+            // An unknown part first: it is skipped, and the file after it is still read.
+            var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhello\r\n".utf8)
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"look.png\"\r\nContent-Type: image/png\r\n\r\n".utf8))
             body.append(png)
             body.append(Data("\r\n--\(boundary)--\r\n".utf8))
             let response = try await t.upload(body, contentType: "multipart/form-data; boundary=\(boundary)", token: s.accessToken)

@@ -84,13 +84,21 @@ enum MediaParameters {
         in parts: MultipartBody<Operations.UploadMedia.Input.Body.MultipartFormPayload>,
         _ body: (_ filename: String?, _ contentType: String?, _ bytes: HTTPBody) async throws -> Media
     ) async throws -> Media {
-        for try await part in parts {
-            switch part {
-            case .file(let file):
-                return try await body(file.filename, nil, file.payload.body)
-            case .undocumented:
-                continue
+        do {
+            for try await part in parts {
+                switch part {
+                case .file(let file):
+                    return try await body(file.filename, nil, file.payload.body)
+                case .undocumented(let other):
+                    // A streamed part must be read to its end before the next one can be.
+                    for try await _ in other.body {}
+                }
             }
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw Problem(.badRequest, detail: "The multipart body could not be read: \(error)",
+                          errors: [.init(field: "body", message: "is not well-formed multipart/form-data")])
         }
         throw Problem.invalid("file", "is required: send the photo as the multipart part named file")
     }
