@@ -164,3 +164,7 @@ int atelier_vips_without_metadata(VipsImage *in, VipsImage **out) {
     g_strfreev(fields);
     return 0;
 }
+
+int atelier_vips_save_heic(VipsImage *in, const char *path) {
+    return vips_heifsave(in, path, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
+}

@@ -31,6 +31,9 @@ int atelier_vips_save_jpeg_buffer(VipsImage *in, void **buffer, size_t *length, 
 int atelier_vips_without_metadata(VipsImage *in, VipsImage **out);
 int atelier_vips_whiten_background(VipsImage *in, VipsImage **out, double red, double green, double blue, double threshold);
 
+/// Tests only: writes a HEIC (HEVC) file.
+int atelier_vips_save_heic(VipsImage *in, const char *path);
+
 /// Tests only: writes a JPEG with an EXIF orientation tag (and whatever else `in` carries).
 int atelier_vips_save_jpeg_keep_metadata(VipsImage *in, const char *path, int quality);
 /// Draws a test image: a horizontal gradient with a marker square in the top-left corner.

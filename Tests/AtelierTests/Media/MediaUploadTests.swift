@@ -95,6 +95,33 @@ struct MediaUploadTests {
         }
     }
 
+    @Test("a HEIC photo is accepted and stored as JPEG")
+    func heic() async throws {
+        try await TestApp.with { t in
+            let s = try await t.signUp()
+            let response = try await t.upload(try TestImages.heic(width: 640, height: 480), contentType: "image/heic", token: s.accessToken)
+            #expect(response.status == .created, "\(response.body.string)")
+            let image = try response.content.decode(ImageBody.self)
+            #expect(image.width == 640 && Set(image.variants.map(\.width)) == [540, 270])
+            let media = try #require(try await Media.find(UUID(uuidString: image.id), on: t.app.db))
+            #expect(media.format == "jpeg" && media.originalKey.hasSuffix("original.jpg"))
+        }
+    }
+
+    @Test("background=white puts the garment on white")
+    func whiteBackground() async throws {
+        try await TestApp.with { t in
+            let s = try await t.signUp()
+            let response = try await t.upload(
+                try TestImages.garmentOnBackdrop(), contentType: "image/png", query: "?background=white", token: s.accessToken)
+            #expect(response.status == .created, "\(response.body.string)")
+            let variant = try #require(try response.content.decode(ImageBody.self).variants.first { $0.format == "jpeg" })
+            let stored = try TestImages.inspect(Data(buffer: try await t.fetch(variant.url).body))
+            #expect(stored.topLeft.allSatisfy { $0 > 240 }, "backdrop \(stored.topLeft)")
+            #expect(stored.center[2] > 90 && stored.center[0] < 60, "garment \(stored.center)")
+        }
+    }
+
     @Test("crop and rotation apply to the upright image")
     func cropAndRotate() async throws {
         try await TestApp.with { t in

@@ -39,6 +39,34 @@ enum TestImages {
         return try Data(contentsOf: file)
     }
 
+    static func heic(width: Int, height: Int) throws -> Data {
+        try Vips.start()
+        guard let image = atelier_vips_test_pattern(Int32(width), Int32(height)) else { throw Vips.lastError() }
+        let file = try directory().appendingPathComponent("pattern.heic")
+        try VipsImageRef(image).with { try Vips.check(atelier_vips_save_heic($0, file.path)) }
+        return try Data(contentsOf: file)
+    }
+
+    /// A garment photo in miniature: a plain grey backdrop with a dark blue square in the middle.
+    static func garmentOnBackdrop(size: Int = 200) throws -> Data {
+        try Vips.start()
+        var pixels = [UInt8](repeating: 190, count: size * size * 3)
+        for y in size / 3..<(2 * size / 3) {
+            for x in size / 3..<(2 * size / 3) {
+                let index = (y * size + x) * 3
+                pixels[index] = 20
+                pixels[index + 1] = 30
+                pixels[index + 2] = 120
+            }
+        }
+        guard let image = pixels.withUnsafeBytes({
+            vips_image_new_from_memory_copy($0.baseAddress, $0.count, Int32(size), Int32(size), 3, VIPS_FORMAT_UCHAR)
+        }) else { throw Vips.lastError() }
+        let file = try directory().appendingPathComponent("garment.png")
+        try VipsImageRef(image).with { try Vips.check(atelier_vips_save_png($0, file.path)) }
+        return try Data(contentsOf: file)
+    }
+
     /// A PNG whose header claims `width`×`height` but carries almost no pixel data: refusing it
     /// proves the limit is checked from the header, before decoding.
     static func pngHeaderOnly(width: UInt32, height: UInt32) -> Data {
@@ -64,6 +92,7 @@ enum TestImages {
         var orientation: Int
         var topLeft: [UInt8]
         var topRight: [UInt8]
+        var center: [UInt8]
     }
 
     static func inspect(_ data: Data) throws -> Inspection {
@@ -76,12 +105,12 @@ enum TestImages {
             return (vips_image_get_typeof(pointer, "exif-data") != 0, vips_image_get_typeof(pointer, "exif-ifd3-GPSLatitude") != 0)
         }
         let flat = try Vips.apply(image) { atelier_vips_flatten_srgb($0, $1, 255, 255, 255) }
-        func pixel(_ x: Int) throws -> [UInt8] {
-            let dot = try Vips.apply(flat) { atelier_vips_crop($0, $1, Int32(x), 2, 1, 1) }
+        func pixel(_ x: Int, _ y: Int) throws -> [UInt8] {
+            let dot = try Vips.apply(flat) { atelier_vips_crop($0, $1, Int32(x), Int32(y), 1, 1) }
             return try Vips.pixels(dot)
         }
         return Inspection(
             width: image.width, height: image.height, hasEXIF: hasEXIF, hasGPS: hasGPS, orientation: Int(orientation),
-            topLeft: try pixel(2), topRight: try pixel(image.width - 3))
+            topLeft: try pixel(2, 2), topRight: try pixel(image.width - 3, 2), center: try pixel(image.width / 2, image.height / 2))
     }
 }
