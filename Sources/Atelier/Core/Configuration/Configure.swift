@@ -50,28 +50,12 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
 
     if let s3 = app.atelier.media.store as? S3MediaStore { try await s3.createBucketIfMissing() }
     if config.runsBackgroundWorkers { app.lifecycle.use(BackgroundWorkers()) }
-    // Several applications in one process (tests, tools) must not migrate one database at once.
     try await DatabaseSetup.prepareSchema(app, config: config)
-    try await MigrationLock.shared.run { try await app.autoMigrate() }
+    try await migrationLock.run { try await app.autoMigrate() }
 }
 
-actor MigrationLock {
-    static let shared = MigrationLock()
-    private var busy = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func run(_ body: @Sendable () async throws -> Void) async throws {
-        while busy {
-            await withCheckedContinuation { waiters.append($0) }
-        }
-        busy = true
-        defer {
-            busy = false
-            if !waiters.isEmpty { waiters.removeFirst().resume() }
-        }
-        try await body()
-    }
-}
+/// Several applications in one process (tests, tools) must not migrate one database at once.
+let migrationLock = AsyncSemaphore(permits: 1)
 
 /// Every domain's migrations, in dependency order.
 enum Migrations {
