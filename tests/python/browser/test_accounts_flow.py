@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -53,7 +54,17 @@ class Page:
     def click_and_wait(self, element: WebElement) -> None:
         html = self.driver.find_element(By.TAG_NAME, "html")
         element.click()
-        self.wait.until(EC.staleness_of(html), "the page did not change")
+
+        def replaced(_driver) -> bool:
+            # During navigation chromedriver reports the old node either as stale or, sometimes,
+            # as "does not belong to the document"; both mean the page was replaced.
+            try:
+                html.is_enabled()
+                return False
+            except WebDriverException:
+                return True
+
+        self.wait.until(replaced, "the page did not change")
         self.visible("main#main")
 
     def wait_for_path(self, path: str) -> None:

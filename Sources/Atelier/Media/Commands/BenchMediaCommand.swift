@@ -1,3 +1,4 @@
+import CVips
 import Foundation
 import Vapor
 
@@ -46,6 +47,8 @@ struct BenchMediaCommand: AsyncCommand {
         let median = counted[counted.count / 2]
         context.console.print("median_round_ms=\(String(format: "%.1f", median)) concurrency=\(concurrency) runs=\(runs)")
         context.console.print("peak_rss_mb=\(String(format: "%.1f", Self.peakResidentMegabytes()))")
+        // What libvips itself allocated at most for pixels; the rest of the peak is codecs and malloc.
+        context.console.print("vips_pixels_peak_mb=\(String(format: "%.1f", Double(vips_tracked_get_mem_highwater()) / 1_048_576))")
     }
 
     /// VmHWM from /proc: the most memory this process has held at once.
