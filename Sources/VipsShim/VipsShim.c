@@ -65,8 +65,11 @@ VipsImage *atelier_vips_materialize(VipsImage *in) {
     return vips_image_copy_memory(in);
 }
 
-int atelier_vips_save_jpeg(VipsImage *in, const char *path, int quality) {
-    return vips_jpegsave(in, path, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, "interlace", TRUE, NULL);
+int atelier_vips_save_jpeg(VipsImage *in, const char *path, int quality, int progressive) {
+    // Progressive JPEG and optimised Huffman tables make libjpeg keep every coefficient of the
+    // image in memory: fine for a 2000 px variant, wasteful for a 12 MP original.
+    return vips_jpegsave(in, path, "Q", quality, "strip", TRUE, "optimize_coding", progressive ? TRUE : FALSE,
+                         "interlace", progressive ? TRUE : FALSE, NULL);
 }
 
 int atelier_vips_save_webp(VipsImage *in, const char *path, int quality) {

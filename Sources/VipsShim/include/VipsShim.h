@@ -23,7 +23,7 @@ int atelier_vips_resize_to_width(VipsImage *in, VipsImage **out, int width);
 /// Decodes every pixel now (into memory), so later steps never re-read the file.
 VipsImage *atelier_vips_materialize(VipsImage *in);
 
-int atelier_vips_save_jpeg(VipsImage *in, const char *path, int quality);
+int atelier_vips_save_jpeg(VipsImage *in, const char *path, int quality, int progressive);
 int atelier_vips_save_webp(VipsImage *in, const char *path, int quality);
 int atelier_vips_save_png(VipsImage *in, const char *path);
 int atelier_vips_save_jpeg_buffer(VipsImage *in, void **buffer, size_t *length, int quality);

@@ -111,7 +111,7 @@ enum ImageProcessor {
         case .webp:
             try Vips.check(keepsAlpha.with { atelier_vips_save_webp($0, originalFile.path, 90) })
             try WebPMetadata.strip(file: originalFile)
-        case .jpeg, .heic: try Vips.check(flat.with { atelier_vips_save_jpeg($0, originalFile.path, Int32(originalQuality)) })
+        case .jpeg, .heic: try Vips.check(flat.with { atelier_vips_save_jpeg($0, originalFile.path, Int32(originalQuality), 0) })
         }
 
         var variants: [ProcessedImage.Variant] = []
@@ -122,7 +122,7 @@ enum ImageProcessor {
             }
             let jpeg = workDirectory.appendingPathComponent("w\(width).jpg")
             let webp = workDirectory.appendingPathComponent("w\(width).webp")
-            try Vips.check(current.with { atelier_vips_save_jpeg($0, jpeg.path, Int32(jpegQuality)) })
+            try Vips.check(current.with { atelier_vips_save_jpeg($0, jpeg.path, Int32(jpegQuality), 1) })
             try Vips.check(current.with { atelier_vips_save_webp($0, webp.path, Int32(webpQuality)) })
             try WebPMetadata.strip(file: webp)
             variants.append(.init(width: current.width, height: current.height, format: "jpeg", file: jpeg.lastPathComponent))
