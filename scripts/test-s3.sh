@@ -8,7 +8,13 @@ port=$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1
 log=$(mktemp)
 .venv/bin/moto_server -H 127.0.0.1 -p "$port" >"$log" 2>&1 &
 moto_pid=$!
-trap 'kill "$moto_pid" 2>/dev/null || true; rm -f "$log"' EXIT
+finish() {
+  status=$?
+  kill "$moto_pid" 2>/dev/null || true
+  if [ "$status" -ne 0 ]; then mkdir -p test-artifacts && cp "$log" test-artifacts/moto.log; fi
+  rm -f "$log"
+}
+trap finish EXIT
 
 for _ in $(seq 1 50); do
   curl -fsS -o /dev/null "http://127.0.0.1:$port/" && break

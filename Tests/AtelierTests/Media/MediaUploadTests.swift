@@ -203,7 +203,8 @@ struct MediaDeliveryTests {
             let s = try await t.signUp()
             let response = try await t.upload(try TestImages.png(width: 300, height: 300), contentType: "image/png", token: s.accessToken)
             let url = try #require(try response.content.decode(ImageBody.self).variants.first?.url)
-            #expect(try await t.fetch(url).status == .ok)
+            let fresh = try await t.fetch(url)
+            #expect(fresh.status == .ok, "\(url): \(fresh.body.string)")
 
             let tampered = String(url.dropLast()) + (url.hasSuffix("0") ? "1" : "0")
             #expect(try await t.fetch(tampered).status == .forbidden)

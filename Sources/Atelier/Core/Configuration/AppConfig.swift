@@ -19,6 +19,8 @@ public struct AppConfig: Sendable {
         public var region: String
         public var accessKeyID: String
         public var secretAccessKey: String
+        /// Prepended to every object key, so installations (or test runs) can share one bucket.
+        public var keyPrefix: String = ""
     }
 
     public struct SMTP: Sendable {
@@ -128,7 +130,8 @@ public struct AppConfig: Sendable {
                 bucket: value("S3_BUCKET") ?? "atelier-media",
                 region: value("S3_REGION") ?? "us-east-1",
                 accessKeyID: value("S3_ACCESS_KEY_ID") ?? "",
-                secretAccessKey: value("S3_SECRET_ACCESS_KEY") ?? ""),
+                secretAccessKey: value("S3_SECRET_ACCESS_KEY") ?? "",
+                keyPrefix: (value("S3_KEY_PREFIX")?.trimmingSuffix("/")).flatMap { $0.isEmpty ? nil : $0 + "/" } ?? ""),
             mediaMaxBytes: try int("MEDIA_MAX_BYTES", 25 * 1024 * 1024),
             mediaMaxMegapixels: try int("MEDIA_MAX_MEGAPIXELS", 50),
             mediaMinSide: try int("MEDIA_MIN_SIDE", 64),
@@ -176,6 +179,9 @@ public struct AppConfig: Sendable {
         if case .postgres = config.database {
             config.databaseSchema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         }
+        // Media keys are content hashes: two tests uploading the same image must not share (and
+        // delete) each other's objects in the one test bucket.
+        config.s3.keyPrefix = "test-\(UUID().uuidString.lowercased())/"
         return config
     }
 }

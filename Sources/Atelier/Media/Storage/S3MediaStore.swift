@@ -12,7 +12,7 @@ struct S3MediaStore: MediaStore {
     }
 
     private func url(_ key: String?) -> URL {
-        URL(string: "\(settings.endpoint)/\(settings.bucket)" + (key.map { "/\($0)" } ?? ""))!
+        URL(string: "\(settings.endpoint)/\(settings.bucket)" + (key.map { "/\(settings.keyPrefix)\($0)" } ?? ""))!
     }
 
     private func request(_ method: HTTPMethod, key: String?, headers: [String: String] = [:]) -> HTTPClientRequest {
