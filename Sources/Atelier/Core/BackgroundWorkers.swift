@@ -35,7 +35,17 @@ final class BackgroundWorkers: LifecycleHandler {
                 try? await Task.sleep(for: .seconds(3600))
             }
         }
-        tasks.withLockedValue { $0 = [delivery, cleanup] }
+        let counters = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(10))
+                do {
+                    try await services.catalogCounters.flush(on: db)
+                } catch {
+                    logger.error("Writing product view counts failed: \(String(reflecting: error))")
+                }
+            }
+        }
+        tasks.withLockedValue { $0 = [delivery, cleanup, counters] }
     }
 
     func shutdownAsync(_ app: Application) async {
@@ -43,5 +53,6 @@ final class BackgroundWorkers: LifecycleHandler {
             task.cancel()
             await task.value
         }
+        try? await app.atelier.catalogCounters.flush(on: app.db)
     }
 }

@@ -30,3 +30,11 @@ extension Request {
         return caller
     }
 }
+
+extension Request {
+    /// The caller on public reads: nil when no token is sent; a bad token is still a `401`.
+    func optionalCaller() async throws -> APICaller? {
+        guard headers.bearerAuthorization != nil else { return nil }
+        return try await requireCaller()
+    }
+}

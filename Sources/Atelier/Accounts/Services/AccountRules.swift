@@ -122,9 +122,9 @@ enum AccountRules {
         return city
     }
 
-    static func location(lat: Double, lng: Double, into errors: inout FieldErrors) -> (Double, Double)? {
+    static func location(lat: Double, lng: Double, field: String = "homeLocation", into errors: inout FieldErrors) -> (Double, Double)? {
         guard (-90...90).contains(lat), (-180...180).contains(lng), lat.isFinite, lng.isFinite else {
-            errors.add("homeLocation", "must have lat between -90 and 90 and lng between -180 and 180")
+            errors.add(field, "must have lat between -90 and 90 and lng between -180 and 180")
             return nil
         }
         return (lat, lng)

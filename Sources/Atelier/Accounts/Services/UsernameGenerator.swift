@@ -18,18 +18,5 @@ struct UsernameGenerator {
         return "user\(UUID().uuidString.prefix(8).lowercased())"
     }
 
-    private func slug(_ text: String) -> String {
-        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "en"))
-            .lowercased()
-        var result = ""
-        for character in folded {
-            if character.isASCII, character.isLetter || character.isNumber {
-                result.append(character)
-            } else if !result.isEmpty, result.last != "." {
-                result.append(".")
-            }
-        }
-        while result.hasSuffix(".") { result.removeLast() }
-        return result
-    }
+    private func slug(_ text: String) -> String { Slug.make(text, separator: ".") }
 }

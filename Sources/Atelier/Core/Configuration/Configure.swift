@@ -27,7 +27,8 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
         passwordHasher: try PasswordHasher(cost: config.passwordHashCost, threadPool: app.threadPool),
         mailOutbox: MailOutbox(mailer: chosenMailer, clock: clock, logger: app.logger),
         socialVerifier: SocialTokenVerifier(config: config, clock: clock),
-        media: try MediaSetup.library(app, config: config, secrets: secrets))
+        media: try MediaSetup.library(app, config: config, secrets: secrets),
+        catalogCounters: CatalogCounters(clock: clock))
 
     app.views.use(.leaf)
     app.sessions.use(.fluent)
@@ -65,5 +66,6 @@ enum Migrations {
         app.migrations.add(CreateMailOutbox())
         app.migrations.add(CreateIdempotencyRecords())
         app.migrations.add(CreateMedia())
+        app.migrations.add(CreateCatalog())
     }
 }

@@ -12,11 +12,12 @@ public final class AtelierServices: Sendable {
     let mailOutbox: MailOutbox
     let socialVerifier: SocialTokenVerifier
     let media: MediaLibrary
+    let catalogCounters: CatalogCounters
 
     init(
         config: AppConfig, clock: any AppClock, secrets: Secrets, accessTokens: AccessTokenIssuer,
         rateLimiter: RateLimiter, passwordHasher: PasswordHasher, mailOutbox: MailOutbox,
-        socialVerifier: SocialTokenVerifier, media: MediaLibrary
+        socialVerifier: SocialTokenVerifier, media: MediaLibrary, catalogCounters: CatalogCounters
     ) {
         self.config = config
         self.clock = clock
@@ -27,6 +28,7 @@ public final class AtelierServices: Sendable {
         self.mailOutbox = mailOutbox
         self.socialVerifier = socialVerifier
         self.media = media
+        self.catalogCounters = catalogCounters
     }
 }
 

@@ -1,0 +1,144 @@
+import AtelierAPI
+import Fluent
+import Foundation
+import Vapor
+
+/// Products: public reads, staff writes under `/stores/{storeId}/products`, unavailable reports.
+extension APIHandler {
+    func getProduct(_ input: Operations.GetProduct.Input) async throws -> Operations.GetProduct.Output {
+        let req = try request()
+        let caller = try await req.optionalCaller()
+        let catalog = ProductCatalog(db: req.db)
+        let product = try await catalog.visibleProduct(try CatalogParameters.id(input.path.productId, "product"), to: caller?.user)
+        if product.isActive { await services.catalogCounters.add(.view, productID: product.id!, storeID: product.$store.id) }
+        return .ok(.init(body: .json(try await productBodies([product], req).first!)))
+    }
+
+    func listProducts(_ input: Operations.ListProducts.Input) async throws -> Operations.ListProducts.Output {
+        let req = try request()
+        let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
+        var category: Category?
+        if let raw = input.query.categoryId {
+            category = try await CategoryService(db: req.db, services: services).find(try CatalogParameters.id(raw, "category"))
+        }
+        let brandID = try input.query.brandId.map { try CatalogParameters.id($0, "brand") }
+        let products = try await ProductCatalog(db: req.db).activeProducts(under: category, brandID: brandID, page: page)
+        return .ok(.init(body: .json(.init(items: try await productBodies(products.items, req), nextCursor: products.nextCursor))))
+    }
+
+    func listStoreProducts(_ input: Operations.ListStoreProducts.Input) async throws -> Operations.ListStoreProducts.Output {
+        let req = try request()
+        let caller = try await req.optionalCaller()
+        let access = StoreAccess(db: req.db)
+        let store = try await access.visibleStore(input.path.storeId, to: caller?.user)
+        let status: Product.Status = input.query.status == .inactive ? .inactive : .active
+        if status == .inactive, !(try await access.canManage(store, user: caller?.user)) {
+            // Signed out or not staff: the inactive tab does not exist for them.
+            throw Problem.notFound("store")
+        }
+        let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
+        let products = try await ProductCatalog(db: req.db).storeProducts(store.requireID(), status: status, page: page)
+        return .ok(.init(body: .json(.init(items: try await productBodies(products.items, req), nextCursor: products.nextCursor))))
+    }
+
+    func createProduct(_ input: Operations.CreateProduct.Input) async throws -> Operations.CreateProduct.Output {
+        let req = try request()
+        let user = try await req.requireCaller().user
+        let store = try await StoreAccess(db: req.db).managedStore(input.path.storeId, by: user)
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
+        let product = try await ProductService(db: req.db, services: services).create(in: store, draft: try ProductDraft(body), by: user)
+        return .created(.init(body: .json(try await productBodies([product], req).first!)))
+    }
+
+    func replaceProduct(_ input: Operations.ReplaceProduct.Input) async throws -> Operations.ReplaceProduct.Output {
+        let (req, user, product) = try await managedProduct(input.path.storeId, input.path.productId)
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
+        let updated = try await ProductService(db: req.db, services: services).replace(product, draft: try ProductDraft(body), by: user)
+        return .ok(.init(body: .json(try await productBodies([updated], req).first!)))
+    }
+
+    func deleteProduct(_ input: Operations.DeleteProduct.Input) async throws -> Operations.DeleteProduct.Output {
+        let (req, _, product) = try await managedProduct(input.path.storeId, input.path.productId)
+        try await ProductService(db: req.db, services: services).delete(product)
+        return .noContent(.init())
+    }
+
+    func activateProduct(_ input: Operations.ActivateProduct.Input) async throws -> Operations.ActivateProduct.Output {
+        let (req, _, product) = try await managedProduct(input.path.storeId, input.path.productId)
+        let updated = try await ProductService(db: req.db, services: services).setStatus(product, to: .active)
+        return .ok(.init(body: .json(try await productBodies([updated], req).first!)))
+    }
+
+    func deactivateProduct(_ input: Operations.DeactivateProduct.Input) async throws -> Operations.DeactivateProduct.Output {
+        let (req, _, product) = try await managedProduct(input.path.storeId, input.path.productId)
+        let updated = try await ProductService(db: req.db, services: services).setStatus(product, to: .inactive)
+        return .ok(.init(body: .json(try await productBodies([updated], req).first!)))
+    }
+
+    func setProductPhotos(_ input: Operations.SetProductPhotos.Input) async throws -> Operations.SetProductPhotos.Output {
+        let (req, user, product) = try await managedProduct(input.path.storeId, input.path.productId)
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
+        var errors = FieldErrors()
+        let ids = body.photoIds.enumerated().compactMap { index, raw in
+            UUID(uuidString: raw) ?? { errors.add("photoIds[\(index)]", "is not an id"); return nil }()
+        }
+        try errors.throwIfAny()
+        let updated = try await ProductService(db: req.db, services: services).setPhotos(of: product, to: ids, by: user)
+        return .ok(.init(body: .json(try await productBodies([updated], req).first!)))
+    }
+
+    func reportProductUnavailable(_ input: Operations.ReportProductUnavailable.Input) async throws -> Operations.ReportProductUnavailable.Output {
+        let req = try request()
+        let user = try await req.requireCaller().user
+        let product = try await ProductCatalog(db: req.db).visibleProduct(try CatalogParameters.id(input.path.productId, "product"), to: user)
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
+        let report = try await UnavailableReportService(db: req.db, services: services).report(product, by: user, note: body.note)
+        report.$product.value = product
+        return .created(.init(body: .json(.init(report))))
+    }
+
+    func listUnavailableReports(_ input: Operations.ListUnavailableReports.Input) async throws -> Operations.ListUnavailableReports.Output {
+        let req = try request()
+        let store = try await StoreAccess(db: req.db).managedStore(input.path.storeId, by: try await req.requireCaller().user)
+        let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
+        let reports = try await UnavailableReportService(db: req.db, services: services).open(for: store.requireID(), page: page)
+        return .ok(.init(body: .json(.init(items: reports.items.map(Components.Schemas.UnavailableReport.init), nextCursor: reports.nextCursor))))
+    }
+
+    func resolveUnavailableReport(_ input: Operations.ResolveUnavailableReport.Input) async throws -> Operations.ResolveUnavailableReport.Output {
+        let req = try request()
+        let store = try await StoreAccess(db: req.db).managedStore(input.path.storeId, by: try await req.requireCaller().user)
+        let report = try await UnavailableReportService(db: req.db, services: services)
+            .resolve(try CatalogParameters.id(input.path.reportId, "report"), in: store.requireID())
+        return .ok(.init(body: .json(.init(report))))
+    }
+
+    // MARK: Helpers
+
+    /// The product of a store the caller manages; another store's product is a 404.
+    private func managedProduct(_ storeID: String, _ productID: String) async throws -> (Request, User, Product) {
+        let req = try request()
+        let user = try await req.requireCaller().user
+        let store = try await StoreAccess(db: req.db).managedStore(storeID, by: user)
+        guard let product = try await Product.find(try CatalogParameters.id(productID, "product"), on: req.db),
+            product.$store.id == store.id
+        else { throw Problem.notFound("product") }
+        return (req, user, product)
+    }
+
+    func productBodies(_ products: [Product], _ req: Request) async throws -> [Components.Schemas.Product] {
+        let catalog = ProductCatalog(db: req.db)
+        let views = try await catalog.views(products)
+        let images = try await CatalogImages.load(
+            stores: views.map(\.store), brands: views.compactMap(\.brand), media: MediaService(db: req.db, services: services))
+        return views.map { .init($0, images: images, baseURL: services.config.publicBaseURL) }
+    }
+}
+
+enum CatalogParameters {
+    /// An id from the path; one that is not a UUID names nothing (404).
+    static func id(_ raw: String, _ what: String) throws -> UUID {
+        guard let id = UUID(uuidString: raw) else { throw Problem.notFound(what) }
+        return id
+    }
+}

@@ -1,0 +1,129 @@
+import AtelierAPI
+import Fluent
+import Foundation
+import Vapor
+
+/// `/brands…` and `/categories…`: public reads, admin writes, store brand proposals.
+extension APIHandler {
+    func listBrands(_ input: Operations.ListBrands.Input) async throws -> Operations.ListBrands.Output {
+        let req = try request()
+        let status: Brand.Status = input.query.status == .proposed ? .proposed : .approved
+        if status == .proposed { try await req.requireCaller().user.requireAdmin() }
+        let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
+        let brands = try await BrandService(db: req.db, services: services).list(prefix: input.query.q, status: status, page: page)
+        let images = try await CatalogImages.load(stores: [], brands: brands.items, media: MediaService(db: req.db, services: services))
+        return .ok(.init(body: .json(.init(items: brands.items.map { .init($0, images: images) }, nextCursor: brands.nextCursor))))
+    }
+
+    func createBrand(_ input: Operations.CreateBrand.Input) async throws -> Operations.CreateBrand.Output {
+        let req = try request()
+        let admin = try await req.requireCaller().user
+        try admin.requireAdmin()
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
+        let brand = try await BrandService(db: req.db, services: services)
+            .create(name: body.name, logoID: try logoID(body.logoId), status: .approved, proposedBy: nil, by: admin)
+        return .created(.init(body: .json(try await brandBody(brand, req))))
+    }
+
+    func proposeBrand(_ input: Operations.ProposeBrand.Input) async throws -> Operations.ProposeBrand.Output {
+        let req = try request()
+        let user = try await req.requireCaller().user
+        let store = try await StoreAccess(db: req.db).managedStore(input.path.storeId, by: user)
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
+        let brand = try await BrandService(db: req.db, services: services)
+            .create(name: body.name, logoID: try logoID(body.logoId), status: .proposed, proposedBy: store.requireID(), by: user)
+        return .created(.init(body: .json(try await brandBody(brand, req))))
+    }
+
+    func updateBrand(_ input: Operations.UpdateBrand.Input) async throws -> Operations.UpdateBrand.Output {
+        let req = try request()
+        let admin = try await req.requireCaller().user
+        try admin.requireAdmin()
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
+        let service = BrandService(db: req.db, services: services)
+        let brand = try await service.find(try CatalogParameters.id(input.path.brandId, "brand"))
+        let updated = try await service.update(brand, name: body.name, logoID: try logoID(body.logoId), by: admin)
+        return .ok(.init(body: .json(try await brandBody(updated, req))))
+    }
+
+    func approveBrand(_ input: Operations.ApproveBrand.Input) async throws -> Operations.ApproveBrand.Output {
+        let req = try request()
+        try await req.requireCaller().user.requireAdmin()
+        let service = BrandService(db: req.db, services: services)
+        let brand = try await service.approve(try await service.find(try CatalogParameters.id(input.path.brandId, "brand")))
+        return .ok(.init(body: .json(try await brandBody(brand, req))))
+    }
+
+    func listCategories(_ input: Operations.ListCategories.Input) async throws -> Operations.ListCategories.Output {
+        let req = try request()
+        let tree = try await CategoryService(db: req.db, services: services).tree()
+        return .ok(.init(body: .json(.init(items: tree.map(Components.Schemas.Category.init)))))
+    }
+
+    func createCategory(_ input: Operations.CreateCategory.Input) async throws -> Operations.CreateCategory.Output {
+        let req = try request()
+        try await req.requireCaller().user.requireAdmin()
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
+        let parentID = try body.parentId.map { raw in
+            guard let id = UUID(uuidString: raw) else { throw Problem.invalid("parentId", "is not an id") }
+            return id
+        }
+        let category = try await CategoryService(db: req.db, services: services)
+            .create(name: body.name, gender: body.gender.rawValue, parentID: parentID)
+        return .created(.init(body: .json(.init(category: category))))
+    }
+
+    func renameCategory(_ input: Operations.RenameCategory.Input) async throws -> Operations.RenameCategory.Output {
+        let (service, category) = try await adminCategory(input.path.categoryId)
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
+        let updated = try await service.update(category, name: body.name, gender: body.gender?.rawValue)
+        return .ok(.init(body: .json(.init(category: updated))))
+    }
+
+    func deleteCategory(_ input: Operations.DeleteCategory.Input) async throws -> Operations.DeleteCategory.Output {
+        let (service, category) = try await adminCategory(input.path.categoryId)
+        try await service.delete(category)
+        return .noContent(.init())
+    }
+
+    func moveCategory(_ input: Operations.MoveCategory.Input) async throws -> Operations.MoveCategory.Output {
+        let (service, category) = try await adminCategory(input.path.categoryId)
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
+        let parentID = try body.parentId.map { raw in
+            guard let id = UUID(uuidString: raw) else { throw Problem.invalid("parentId", "is not an id") }
+            return id
+        }
+        let moved = try await service.move(category, under: parentID)
+        return .ok(.init(body: .json(.init(category: moved))))
+    }
+
+    func mergeCategory(_ input: Operations.MergeCategory.Input) async throws -> Operations.MergeCategory.Output {
+        let (service, category) = try await adminCategory(input.path.categoryId)
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
+        guard let intoID = UUID(uuidString: body.intoId), let target = try? await service.find(intoID) else {
+            throw Problem.invalid("intoId", "does not exist")
+        }
+        let merged = try await service.merge(category, into: target)
+        return .ok(.init(body: .json(.init(category: merged))))
+    }
+
+    // MARK: Helpers
+
+    private func adminCategory(_ raw: String) async throws -> (CategoryService, Category) {
+        let req = try request()
+        try await req.requireCaller().user.requireAdmin()
+        let service = CategoryService(db: req.db, services: services)
+        return (service, try await service.find(try CatalogParameters.id(raw, "category")))
+    }
+
+    private func logoID(_ raw: String?) throws -> UUID? {
+        try raw.map { raw in
+            guard let id = UUID(uuidString: raw) else { throw Problem.invalid("logoId", "is not an id") }
+            return id
+        }
+    }
+
+    private func brandBody(_ brand: Brand, _ req: Request) async throws -> Components.Schemas.Brand {
+        .init(brand, images: try await CatalogImages.load(stores: [], brands: [brand], media: MediaService(db: req.db, services: services)))
+    }
+}

@@ -1,0 +1,167 @@
+import Fluent
+import SQLKit
+
+/// Stores, memberships, brands, the category tree, products with variants and photos,
+/// unavailable reports and the daily counters behind store stats.
+struct CreateCatalog: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(Store.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("name", .string, .required)
+            .field("slug", .string, .required)
+            .field("about", .string, .required)
+            .field("phone", .string, .required)
+            .field("email", .string, .required)
+            .field("website", .string, .required)
+            .field("street", .string, .required)
+            .field("postal_code", .string, .required)
+            .field("city", .string, .required)
+            .field("lat", .double, .required)
+            .field("lng", .double, .required)
+            .field("opening_hours", .string, .required)
+            .field("logo_media_id", .uuid)
+            .field("cover_media_id", .uuid)
+            .field("status", .string, .required)
+            .field("follower_count", .int, .required)
+            .field("active_product_count", .int, .required)
+            .field("created_at", .datetime, .required)
+            .field("updated_at", .datetime, .required)
+            .unique(on: "slug")
+            .create()
+
+        try await database.schema(StoreMember.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("store_id", .uuid, .required, .references(Store.schema, "id", onDelete: .cascade))
+            .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
+            .field("role", .string, .required)
+            .field("created_at", .datetime, .required)
+            .unique(on: "store_id", "user_id")
+            .create()
+
+        try await database.schema(StoreInvite.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("store_id", .uuid, .required, .references(Store.schema, "id", onDelete: .cascade))
+            .field("email", .string, .required)
+            .field("role", .string, .required)
+            .field("created_at", .datetime, .required)
+            .unique(on: "store_id", "email")
+            .create()
+
+        try await database.schema(Brand.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("name", .string, .required)
+            .field("slug", .string, .required)
+            .field("logo_media_id", .uuid)
+            .field("status", .string, .required)
+            .field("proposed_by_store_id", .uuid, .references(Store.schema, "id", onDelete: .setNull))
+            .field("created_at", .datetime, .required)
+            .unique(on: "slug")
+            .create()
+
+        let sql = database as! any SQLDatabase
+        // Byte order for the materialised path on PostgreSQL, so the subtree range is exact.
+        let pathType: DatabaseSchema.DataType = sql.dialect.name == "postgresql" ? .sql(unsafeRaw: #"TEXT COLLATE "C""#) : .string
+        try await database.schema(Category.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("parent_id", .uuid, .references(Category.schema, "id"))
+            .field("name", .string, .required)
+            .field("slug", .string, .required)
+            .field("gender", .string, .required)
+            .field("path", pathType, .required)
+            .field("depth", .int, .required)
+            .field("created_at", .datetime, .required)
+            .unique(on: "path")
+            .create()
+
+        try await database.schema(Product.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("store_id", .uuid, .required, .references(Store.schema, "id", onDelete: .cascade))
+            .field("title", .string, .required)
+            .field("description", .string, .required)
+            .field("brand_id", .uuid, .references(Brand.schema, "id"))
+            .field("category_id", .uuid, .required, .references(Category.schema, "id"))
+            .field("gender", .string, .required)
+            .field("price_minor", .int64, .required)
+            .field("original_price_minor", .int64)
+            .field("currency", .string, .required)
+            .field("colors", .string, .required)
+            .field("color_name", .string, .required)
+            .field("fabric", .string, .required)
+            .field("styles", .string, .required)
+            .field("status", .string, .required)
+            .field("min_age", .int)
+            .field("external_url", .string)
+            .field("like_count", .int, .required)
+            .field("feed_sort_key", .double, .required)
+            .field("created_at", .datetime, .required)
+            .field("updated_at", .datetime, .required)
+            .create()
+
+        try await database.schema(ProductVariant.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("product_id", .uuid, .required, .references(Product.schema, "id", onDelete: .cascade))
+            .field("size", .string, .required)
+            .field("color", .string)
+            .field("stock", .int, .required)
+            .field("sku", .string)
+            .field("position", .int, .required)
+            .create()
+
+        try await database.schema(ProductPhoto.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("product_id", .uuid, .required, .references(Product.schema, "id", onDelete: .cascade))
+            .field("media_id", .uuid, .required, .references(Media.schema, "id", onDelete: .cascade))
+            .field("position", .int, .required)
+            .unique(on: "media_id")
+            .create()
+
+        try await database.schema(UnavailableReport.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("product_id", .uuid, .required, .references(Product.schema, "id", onDelete: .cascade))
+            .field("store_id", .uuid, .required, .references(Store.schema, "id", onDelete: .cascade))
+            .field("reporter_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
+            .field("note", .string, .required)
+            .field("created_at", .datetime, .required)
+            .field("resolved_at", .datetime)
+            .create()
+
+        // Daily counters, one row per store (or product) and day, bumped by upserts.
+        try await sql.create(table: "store_daily_stats")
+            .column("store_id", type: .custom(SQLRaw(sql.dialect.name == "postgresql" ? "UUID" : "BLOB")), .notNull,
+                    .references(Store.schema, "id", onDelete: .cascade))
+            .column("day", type: .text, .notNull)
+            .column("views", type: .bigint, .notNull, .default(0))
+            .column("share_visits", type: .bigint, .notNull, .default(0))
+            .column("likes", type: .bigint, .notNull, .default(0))
+            .column("follows", type: .bigint, .notNull, .default(0))
+            .primaryKey("store_id", "day")
+            .run()
+        try await sql.create(table: "product_daily_stats")
+            .column("product_id", type: .custom(SQLRaw(sql.dialect.name == "postgresql" ? "UUID" : "BLOB")), .notNull,
+                    .references(Product.schema, "id", onDelete: .cascade))
+            .column("day", type: .text, .notNull)
+            .column("views", type: .bigint, .notNull, .default(0))
+            .column("share_visits", type: .bigint, .notNull, .default(0))
+            .primaryKey("product_id", "day")
+            .run()
+
+        try await sql.create(index: "store_members_user_idx").on(StoreMember.schema).column("user_id").run()
+        try await sql.create(index: "categories_parent_idx").on(Category.schema).column("parent_id").run()
+        try await sql.create(index: "products_store_status_idx").on(Product.schema).column("store_id").column("status").column("id").run()
+        try await sql.create(index: "products_category_status_idx").on(Product.schema).column("category_id").column("status").column("id").run()
+        try await sql.create(index: "products_brand_idx").on(Product.schema).column("brand_id").run()
+        try await sql.create(index: "product_variants_product_idx").on(ProductVariant.schema).column("product_id").run()
+        try await sql.create(index: "product_photos_product_idx").on(ProductPhoto.schema).column("product_id").column("position").run()
+        try await sql.create(index: "unavailable_reports_store_idx").on(UnavailableReport.schema).column("store_id").column("resolved_at").run()
+    }
+
+    func revert(on database: any Database) async throws {
+        let sql = database as! any SQLDatabase
+        try await sql.drop(table: "product_daily_stats").ifExists().run()
+        try await sql.drop(table: "store_daily_stats").ifExists().run()
+        for schema in [UnavailableReport.schema, ProductPhoto.schema, ProductVariant.schema, Product.schema, Category.schema,
+                       Brand.schema, StoreInvite.schema, StoreMember.schema, Store.schema] {
+            try await database.schema(schema).delete()
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Fluent
+import Foundation
+
+/// A brand. Admins create approved brands; a store may propose one, which an admin approves.
+final class Brand: Model, @unchecked Sendable {
+    static let schema = "brands"
+
+    enum Status: String, Codable, Sendable { case approved, proposed }
+
+    @ID(custom: "id", generatedBy: .user) var id: UUID?
+    @Field(key: "name") var name: String
+    @Field(key: "slug") var slug: String
+    @OptionalField(key: "logo_media_id") var logoMediaID: UUID?
+    @Field(key: "status") var status: String
+    @OptionalField(key: "proposed_by_store_id") var proposedByStoreID: UUID?
+    @Field(key: "created_at") var createdAt: Date
+
+    init() {}
+
+    var isApproved: Bool { status == Status.approved.rawValue }
+}

@@ -1,0 +1,67 @@
+import Fluent
+import Foundation
+
+/// Something that hangs in a store. Money is in minor units with an ISO 4217 code.
+final class Product: Model, @unchecked Sendable {
+    static let schema = "products"
+
+    enum Status: String, Codable, Sendable, CaseIterable { case active, inactive }
+
+    @ID(custom: "id", generatedBy: .user) var id: UUID?
+    @Parent(key: "store_id") var store: Store
+    @Field(key: "title") var title: String
+    @Field(key: "description") var description: String
+    @OptionalField(key: "brand_id") var brandID: UUID?
+    @Field(key: "category_id") var categoryID: UUID
+    @Field(key: "gender") var gender: String
+    @Field(key: "price_minor") var priceMinor: Int
+    @OptionalField(key: "original_price_minor") var originalPriceMinor: Int?
+    @Field(key: "currency") var currency: String
+    /// Comma-separated palette colours.
+    @Field(key: "colors") var colorsList: String
+    @Field(key: "color_name") var colorName: String
+    @Field(key: "fabric") var fabric: String
+    /// Comma-separated style tags.
+    @Field(key: "styles") var stylesList: String
+    @Field(key: "status") var status: String
+    @OptionalField(key: "min_age") var minAge: Int?
+    @OptionalField(key: "external_url") var externalURL: String?
+    @Field(key: "like_count") var likeCount: Int
+    /// Creation time plus a random offset (discovery.md), as seconds since 1970.
+    @Field(key: "feed_sort_key") var feedSortKey: Double
+    @Field(key: "created_at") var createdAt: Date
+    @Field(key: "updated_at") var updatedAt: Date
+
+    init() {}
+
+    var isActive: Bool { status == Status.active.rawValue }
+    var colors: [String] { colorsList.split(separator: ",").map(String.init) }
+    var styles: [String] { stylesList.split(separator: ",").map(String.init) }
+}
+
+/// One size (and optionally colour) of a product, with its stock.
+final class ProductVariant: Model, @unchecked Sendable {
+    static let schema = "product_variants"
+
+    @ID(custom: "id", generatedBy: .user) var id: UUID?
+    @Parent(key: "product_id") var product: Product
+    @Field(key: "size") var size: String
+    @OptionalField(key: "color") var color: String?
+    @Field(key: "stock") var stock: Int
+    @OptionalField(key: "sku") var sku: String?
+    @Field(key: "position") var position: Int
+
+    init() {}
+}
+
+/// The ordered photos of a product (the media rows are attached to the product as their owner).
+final class ProductPhoto: Model, @unchecked Sendable {
+    static let schema = "product_photos"
+
+    @ID(custom: "id", generatedBy: .user) var id: UUID?
+    @Parent(key: "product_id") var product: Product
+    @Parent(key: "media_id") var media: Media
+    @Field(key: "position") var position: Int
+
+    init() {}
+}

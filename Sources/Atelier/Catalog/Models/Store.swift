@@ -1,0 +1,77 @@
+import Fluent
+import Foundation
+
+/// A physical clothing store. Its counters are kept in step with the truth by the services that
+/// change what they count, inside the same transaction.
+final class Store: Model, @unchecked Sendable {
+    static let schema = "stores"
+
+    enum Status: String, Codable, Sendable { case active, suspended }
+
+    @ID(custom: "id", generatedBy: .user) var id: UUID?
+    @Field(key: "name") var name: String
+    @Field(key: "slug") var slug: String
+    @Field(key: "about") var about: String
+    @Field(key: "phone") var phone: String
+    @Field(key: "email") var email: String
+    @Field(key: "website") var website: String
+    @Field(key: "street") var street: String
+    @Field(key: "postal_code") var postalCode: String
+    @Field(key: "city") var city: String
+    @Field(key: "lat") var lat: Double
+    @Field(key: "lng") var lng: Double
+    /// JSON list of `OpeningHours`.
+    @Field(key: "opening_hours") var openingHoursJSON: String
+    @OptionalField(key: "logo_media_id") var logoMediaID: UUID?
+    @OptionalField(key: "cover_media_id") var coverMediaID: UUID?
+    @Field(key: "status") var status: String
+    @Field(key: "follower_count") var followerCount: Int
+    @Field(key: "active_product_count") var activeProductCount: Int
+    @Field(key: "created_at") var createdAt: Date
+    @Field(key: "updated_at") var updatedAt: Date
+
+    init() {}
+
+    var isActive: Bool { status == Status.active.rawValue }
+
+    var openingHours: [OpeningHours] {
+        get { (try? JSONDecoder().decode([OpeningHours].self, from: Data(openingHoursJSON.utf8))) ?? [] }
+        set { openingHoursJSON = String(decoding: (try? JSONEncoder().encode(newValue)) ?? Data("[]".utf8), as: UTF8.self) }
+    }
+}
+
+/// Opening and closing time ("HH:MM") on one weekday (1 = Monday … 7 = Sunday).
+struct OpeningHours: Codable, Sendable, Equatable {
+    var weekday: Int
+    var opens: String
+    var closes: String
+}
+
+/// An account's role in a store.
+final class StoreMember: Model, @unchecked Sendable {
+    static let schema = "store_members"
+
+    enum Role: String, Codable, Sendable, CaseIterable { case owner, staff }
+
+    @ID(custom: "id", generatedBy: .user) var id: UUID?
+    @Parent(key: "store_id") var store: Store
+    @Parent(key: "user_id") var user: User
+    @Field(key: "role") var role: String
+    @Field(key: "created_at") var createdAt: Date
+
+    init() {}
+}
+
+/// An invitation by email for someone without an account yet; claimed when an account with
+/// that (verified) address opens the portal.
+final class StoreInvite: Model, @unchecked Sendable {
+    static let schema = "store_invites"
+
+    @ID(custom: "id", generatedBy: .user) var id: UUID?
+    @Parent(key: "store_id") var store: Store
+    @Field(key: "email") var email: String
+    @Field(key: "role") var role: String
+    @Field(key: "created_at") var createdAt: Date
+
+    init() {}
+}

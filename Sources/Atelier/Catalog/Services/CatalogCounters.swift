@@ -1,0 +1,121 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// Product views and share visits, counted in memory on the read path and written to the daily
+/// stats tables in one batch by the background worker (and on shutdown), so a product read
+/// never waits for a write. A crash loses at most one flush interval of views.
+actor CatalogCounters {
+    enum Kind: Sendable { case view, shareVisit }
+
+    private struct Key: Hashable {
+        var productID: UUID
+        var storeID: UUID
+        var day: String
+    }
+
+    private var pending: [Key: (views: Int, shares: Int)] = [:]
+    private let clock: any AppClock
+
+    init(clock: any AppClock) {
+        self.clock = clock
+    }
+
+    func add(_ kind: Kind, productID: UUID, storeID: UUID) {
+        add(kind, Key(productID: productID, storeID: storeID, day: StatsDay.string(clock.now())))
+    }
+
+    private func add(_ kind: Kind, _ key: Key) {
+        var counts = pending[key] ?? (0, 0)
+        if kind == .view { counts.views += 1 } else { counts.shares += 1 }
+        pending[key] = counts
+    }
+
+    /// Writes everything counted so far; returns how many product-days were written.
+    @discardableResult
+    func flush(on db: any Database) async throws -> Int {
+        let batch = pending
+        pending = [:]
+        guard !batch.isEmpty else { return 0 }
+        do {
+            try await db.transaction { tx in
+                let tsql = tx as! any SQLDatabase
+                var perStore: [String: (UUID, String, Int, Int)] = [:]
+                for (key, counts) in batch {
+                    try await tsql.raw("""
+                        INSERT INTO product_daily_stats (product_id, day, views, share_visits)
+                        SELECT \(bind: key.productID), \(bind: key.day), \(bind: counts.views), \(bind: counts.shares)
+                        WHERE EXISTS (SELECT 1 FROM \(ident: Product.schema) WHERE id = \(bind: key.productID))
+                        ON CONFLICT (product_id, day) DO UPDATE SET views = product_daily_stats.views + excluded.views,
+                        share_visits = product_daily_stats.share_visits + excluded.share_visits
+                        """).run()
+                    let storeKey = "\(key.storeID)|\(key.day)"
+                    let sum = perStore[storeKey] ?? (key.storeID, key.day, 0, 0)
+                    perStore[storeKey] = (key.storeID, key.day, sum.2 + counts.views, sum.3 + counts.shares)
+                }
+                for (storeID, day, views, shares) in perStore.values {
+                    try await StoreStatsService.bump(storeID: storeID, day: day, views: views, shareVisits: shares, on: tsql)
+                }
+            }
+        } catch {
+            for (key, counts) in batch {
+                let current = pending[key] ?? (0, 0)
+                pending[key] = (current.views + counts.views, current.shares + counts.shares)
+            }
+            throw error
+        }
+        return batch.count
+    }
+}
+
+enum StatsDay {
+    static func string(_ date: Date) -> String {
+        let c = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
+        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+    }
+}
+
+/// The per-day series behind the store stats chart.
+struct StoreStatsService {
+    struct Day: Sendable, Equatable {
+        var day: String
+        var follows: Int
+        var likes: Int
+        var views: Int
+        var shareVisits: Int
+    }
+
+    let db: any Database
+    let services: AtelierServices
+
+    /// The last `days` days (today included), oldest first, with zeros for quiet days.
+    func series(storeID: UUID, days: Int) async throws -> [Day] {
+        let today = services.clock.now()
+        let labels = (0..<days).reversed().map { StatsDay.string(today.addingTimeInterval(-Double($0) * 86_400)) }
+        let rows = try await (db as! any SQLDatabase).raw("""
+            SELECT day, follows, likes, views, share_visits FROM store_daily_stats
+            WHERE store_id = \(bind: storeID) AND day >= \(bind: labels.first ?? "")
+            """).all()
+        var byDay: [String: Day] = [:]
+        for row in rows {
+            let day = try row.decode(column: "day", as: String.self)
+            byDay[day] = Day(
+                day: day, follows: try row.decode(column: "follows", as: Int.self), likes: try row.decode(column: "likes", as: Int.self),
+                views: try row.decode(column: "views", as: Int.self), shareVisits: try row.decode(column: "share_visits", as: Int.self))
+        }
+        return labels.map { byDay[$0] ?? Day(day: $0, follows: 0, likes: 0, views: 0, shareVisits: 0) }
+    }
+
+    /// Adds to one store-day (follows and likes come from the discovery domain).
+    static func bump(storeID: UUID, day: String, views: Int = 0, shareVisits: Int = 0, likes: Int = 0, follows: Int = 0,
+                     on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            INSERT INTO store_daily_stats (store_id, day, views, share_visits, likes, follows)
+            SELECT \(bind: storeID), \(bind: day), \(bind: views), \(bind: shareVisits), \(bind: likes), \(bind: follows)
+            WHERE EXISTS (SELECT 1 FROM \(ident: Store.schema) WHERE id = \(bind: storeID))
+            ON CONFLICT (store_id, day) DO UPDATE SET views = store_daily_stats.views + excluded.views,
+            share_visits = store_daily_stats.share_visits + excluded.share_visits,
+            likes = store_daily_stats.likes + excluded.likes, follows = store_daily_stats.follows + excluded.follows
+            """).run()
+    }
+}

@@ -1,0 +1,153 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// The category tree: add, rename, move (with the whole subtree), merge and delete.
+struct CategoryService {
+    struct Node: Sendable {
+        var category: Category
+        var children: [Node]
+    }
+
+    let db: any Database
+    let services: AtelierServices
+
+    private var now: Date { services.clock.now() }
+
+    /// All categories as a tree, siblings by name.
+    func tree() async throws -> [Node] {
+        let all = try await Category.query(on: db).sort(\.$depth).all()
+        let byParent = Dictionary(grouping: all, by: { $0.parentID })
+        func build(_ parent: UUID?) -> [Node] {
+            (byParent[parent] ?? [])
+                .sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+                .map { Node(category: $0, children: build($0.id)) }
+        }
+        return build(nil)
+    }
+
+    func find(_ id: UUID) async throws -> Category {
+        guard let category = try await Category.find(id, on: db) else { throw Problem.notFound("category") }
+        return category
+    }
+
+    /// Names from the top down to `category`, read from its path.
+    func trail(of category: Category) async throws -> [String] {
+        let ids = Self.ancestorIDs(path: category.path)
+        let rows = try await Category.query(on: db).filter(\.$id ~~ ids).all()
+        return ids.compactMap { id in rows.first { $0.id == id }?.name }
+    }
+
+    func create(name rawName: String, gender: String, parentID: UUID?) async throws -> Category {
+        let name = try Self.validName(rawName)
+        guard CatalogVocabulary.genders.contains(gender) else { throw Problem.invalid("gender", "must be women, men or unisex") }
+        var parent: Category?
+        if let parentID {
+            guard let found = try await Category.find(parentID, on: db) else { throw Problem.invalid("parentId", "does not exist") }
+            parent = found
+        }
+        try await requireFreeName(name, parentID: parentID, except: nil)
+        let category = Category()
+        let id = UUID.v7(at: now)
+        category.id = id
+        category.parentID = parentID
+        category.name = name
+        category.slug = Slug.make(name)
+        category.gender = gender
+        category.path = (parent?.path ?? "") + Category.segment(id)
+        category.depth = (parent?.depth ?? -1) + 1
+        category.createdAt = now
+        try await category.create(on: db)
+        return category
+    }
+
+    func update(_ category: Category, name rawName: String?, gender: String?) async throws -> Category {
+        if let rawName {
+            let name = try Self.validName(rawName)
+            try await requireFreeName(name, parentID: category.parentID, except: category.id)
+            category.name = name
+            category.slug = Slug.make(name)
+        }
+        if let gender {
+            guard CatalogVocabulary.genders.contains(gender) else { throw Problem.invalid("gender", "must be women, men or unisex") }
+            category.gender = gender
+        }
+        try await category.save(on: db)
+        return category
+    }
+
+    /// Moves `category` and everything under it below `newParentID` (nil: to the top level),
+    /// rewriting the subtree's paths in one statement.
+    func move(_ category: Category, under newParentID: UUID?) async throws -> Category {
+        var newParent: Category?
+        if let newParentID {
+            guard let found = try await Category.find(newParentID, on: db) else { throw Problem.invalid("parentId", "does not exist") }
+            guard !found.path.hasPrefix(category.path) else {
+                throw Problem.conflict("A category cannot be moved under itself or one of its own children.", field: "parentId")
+            }
+            newParent = found
+        }
+        try await requireFreeName(category.name, parentID: newParentID, except: category.id)
+        let oldPath = category.path
+        let newPath = (newParent?.path ?? "") + Category.segment(try category.requireID())
+        let depthDelta = ((newParent?.depth ?? -1) + 1) - category.depth
+        try await db.transaction { tx in
+            try await Category.query(on: tx).filter(\.$id == category.requireID()).set(\.$parentID, to: newParentID).update()
+            try await (tx as! any SQLDatabase).raw("""
+                UPDATE \(ident: Category.schema)
+                SET path = \(bind: newPath) || substr(path, \(bind: oldPath.count + 1)), depth = depth + \(bind: depthDelta)
+                WHERE path >= \(bind: oldPath) AND path < \(bind: Category.subtreeEnd(oldPath))
+                """).run()
+        }
+        return try await find(category.requireID())
+    }
+
+    /// Moves the products and children of `source` into `target`, then deletes `source`.
+    func merge(_ source: Category, into target: Category) async throws -> Category {
+        guard source.id != target.id else { throw Problem.conflict("A category cannot be merged into itself.", field: "intoId") }
+        guard !target.path.hasPrefix(source.path) else {
+            throw Problem.conflict("A category cannot be merged into one of its own children.", field: "intoId")
+        }
+        for child in try await Category.query(on: db).filter(\.$parentID == source.requireID()).all() {
+            _ = try await move(child, under: target.requireID())
+        }
+        try await db.transaction { tx in
+            try await Product.query(on: tx).filter(\.$categoryID == source.requireID()).set(\.$categoryID, to: target.requireID()).update()
+            try await source.delete(on: tx)
+        }
+        return target
+    }
+
+    func delete(_ category: Category) async throws {
+        let id = try category.requireID()
+        if try await Category.query(on: db).filter(\.$parentID == id).count() > 0 {
+            throw Problem.conflict("This category has subcategories; move or merge them first.")
+        }
+        if try await Product.query(on: db).filter(\.$categoryID == id).count() > 0 {
+            throw Problem.conflict("Products are filed under this category; move or merge it instead.")
+        }
+        try await category.delete(on: db)
+    }
+
+    /// The ids in a path, top first.
+    static func ancestorIDs(path: String) -> [UUID] {
+        stride(from: 0, to: path.count, by: 32).compactMap { offset in
+            let start = path.index(path.startIndex, offsetBy: offset)
+            let hex = path[start..<path.index(start, offsetBy: 32)]
+            return UUID(uuidString: hex.enumerated().map { i, c in [8, 12, 16, 20].contains(i) ? "-\(c)" : "\(c)" }.joined())
+        }
+    }
+
+    private static func validName(_ raw: String) throws -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...80).contains(name.count), !Slug.make(name).isEmpty else { throw Problem.invalid("name", "must be 1 to 80 characters with a letter or digit") }
+        return name
+    }
+
+    private func requireFreeName(_ name: String, parentID: UUID?, except id: UUID?) async throws {
+        let siblings = try await Category.query(on: db).filter(\.$parentID == parentID).all()
+        if siblings.contains(where: { $0.id != id && $0.slug == Slug.make(name) }) {
+            throw Problem.conflict("There is already a category named \(name) here.", field: "name")
+        }
+    }
+}

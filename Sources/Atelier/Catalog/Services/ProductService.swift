@@ -1,0 +1,173 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// Creates, changes and deletes products. Every change that moves a store's active-product count
+/// moves it in the same transaction, by a delta guarded by the row's previous status, so the
+/// counter stays exact under concurrent requests.
+struct ProductService {
+    static let mediaOwnerType = "product"
+    /// The random spread of the feed sort key around the creation time (discovery.md).
+    static let feedSpread: TimeInterval = 6 * 3600
+
+    let db: any Database
+    let services: AtelierServices
+
+    private var now: Date { services.clock.now() }
+
+    func create(in store: Store, draft input: ProductDraft, by user: User) async throws -> Product {
+        let storeID = try store.requireID()
+        let draft = try await ProductDraftValidator(db: db).validate(input, storeID: storeID, product: nil, uploaderID: user.requireID())
+        let product = Product()
+        product.id = .v7(at: now)
+        product.$store.id = storeID
+        product.likeCount = 0
+        product.createdAt = now
+        product.feedSortKey = now.timeIntervalSince1970 + Double.random(in: -Self.feedSpread...Self.feedSpread)
+        apply(draft, to: product)
+        product.status = draft.status.rawValue
+        try await db.transaction { tx in
+            try await product.create(on: tx)
+            try await replaceVariants(of: product, with: draft.variants, on: tx)
+            try await replacePhotos(of: product, with: draft.photoIDs, on: tx)
+            if product.isActive { try await Self.bumpActiveCount(storeID, by: 1, on: tx) }
+        }
+        return product
+    }
+
+    /// Replaces details, variants and photos; the status is changed with `setStatus`, not here.
+    func replace(_ product: Product, draft input: ProductDraft, by user: User) async throws -> Product {
+        let draft = try await ProductDraftValidator(db: db)
+            .validate(input, storeID: product.$store.id, product: product, uploaderID: user.requireID())
+        let dropped = try await photoIDs(of: product).filter { !draft.photoIDs.contains($0) }
+        apply(draft, to: product)
+        try await db.transaction { tx in
+            try await product.save(on: tx)
+            try await replaceVariants(of: product, with: draft.variants, on: tx)
+            try await replacePhotos(of: product, with: draft.photoIDs, on: tx)
+        }
+        try await deleteMedia(dropped)
+        return product
+    }
+
+    func setPhotos(of product: Product, to ids: [UUID], by user: User) async throws -> Product {
+        let current = try await draft(of: product)
+        var draft = current
+        draft.photoIDs = ids
+        return try await replace(product, draft: draft, by: user)
+    }
+
+    /// Activates or deactivates; a no-op when the product already has that status.
+    func setStatus(_ product: Product, to status: Product.Status) async throws -> Product {
+        let productID = try product.requireID()
+        let previous: Product.Status = status == .active ? .inactive : .active
+        try await db.transaction { tx in
+            let tsql = tx as! any SQLDatabase
+            let changed = try await tsql.raw("""
+                UPDATE \(ident: Product.schema) SET status = \(bind: status.rawValue), updated_at = \(bind: now)
+                WHERE id = \(bind: productID) AND status = \(bind: previous.rawValue) RETURNING id
+                """).all()
+            if !changed.isEmpty {
+                try await Self.bumpActiveCount(product.$store.id, by: status == .active ? 1 : -1, on: tx)
+            }
+        }
+        guard let fresh = try await Product.find(productID, on: db) else { throw Problem.notFound("product") }
+        return fresh
+    }
+
+    func delete(_ product: Product) async throws {
+        let productID = try product.requireID()
+        let photos = try await photoIDs(of: product)
+        try await db.transaction { tx in
+            let deleted = try await (tx as! any SQLDatabase).raw("""
+                DELETE FROM \(ident: Product.schema) WHERE id = \(bind: productID) RETURNING status
+                """).all()
+            if let status = try deleted.first?.decode(column: "status", as: String.self), status == Product.Status.active.rawValue {
+                try await Self.bumpActiveCount(product.$store.id, by: -1, on: tx)
+            }
+        }
+        try await deleteMedia(photos)
+    }
+
+    /// The product as a draft, to change one part of it.
+    func draft(of product: Product) async throws -> ProductDraft {
+        let variants = try await ProductVariant.query(on: db).filter(\.$product.$id == product.requireID()).sort(\.$position).all()
+        return ProductDraft(
+            title: product.title, description: product.description, brandID: product.brandID, categoryID: product.categoryID,
+            gender: product.gender, priceMinor: product.priceMinor, originalPriceMinor: product.originalPriceMinor,
+            currency: product.currency, colors: product.colors, colorName: product.colorName, fabric: product.fabric,
+            styles: product.styles,
+            variants: variants.map { .init(size: $0.size, color: $0.color, stock: $0.stock, sku: $0.sku) },
+            photoIDs: try await photoIDs(of: product), status: Product.Status(rawValue: product.status) ?? .inactive,
+            minAge: product.minAge, externalURL: product.externalURL)
+    }
+
+    static func bumpActiveCount(_ storeID: UUID, by delta: Int, on db: any Database) async throws {
+        try await (db as! any SQLDatabase).raw("""
+            UPDATE \(ident: Store.schema) SET active_product_count = active_product_count + \(bind: delta) WHERE id = \(bind: storeID)
+            """).run()
+    }
+
+    private func apply(_ draft: ProductDraft, to product: Product) {
+        product.title = draft.title
+        product.description = draft.description
+        product.brandID = draft.brandID
+        product.categoryID = draft.categoryID!
+        product.gender = draft.gender
+        product.priceMinor = draft.priceMinor
+        product.originalPriceMinor = draft.originalPriceMinor
+        product.currency = draft.currency
+        product.colorsList = draft.colors.joined(separator: ",")
+        product.colorName = draft.colorName
+        product.fabric = draft.fabric
+        product.stylesList = draft.styles.joined(separator: ",")
+        product.minAge = draft.minAge
+        product.externalURL = draft.externalURL
+        product.updatedAt = now
+    }
+
+    private func photoIDs(of product: Product) async throws -> [UUID] {
+        try await ProductPhoto.query(on: db).filter(\.$product.$id == product.requireID()).sort(\.$position).all().map { $0.$media.id }
+    }
+
+    private func replaceVariants(of product: Product, with variants: [ProductDraft.Variant], on tx: any Database) async throws {
+        let productID = try product.requireID()
+        try await ProductVariant.query(on: tx).filter(\.$product.$id == productID).delete()
+        for (position, variant) in variants.enumerated() {
+            let row = ProductVariant()
+            row.id = UUID()
+            row.$product.id = productID
+            row.size = variant.size
+            row.color = variant.color
+            row.stock = variant.stock
+            row.sku = variant.sku
+            row.position = position
+            try await row.create(on: tx)
+        }
+    }
+
+    /// Orders the photos and attaches them (made public: product pages are public and cacheable).
+    private func replacePhotos(of product: Product, with ids: [UUID], on tx: any Database) async throws {
+        let productID = try product.requireID()
+        try await ProductPhoto.query(on: tx).filter(\.$product.$id == productID).delete()
+        for (position, mediaID) in ids.enumerated() {
+            let photo = ProductPhoto()
+            photo.id = UUID()
+            photo.$product.id = productID
+            photo.$media.id = mediaID
+            photo.position = position
+            try await photo.create(on: tx)
+        }
+        guard !ids.isEmpty else { return }
+        try await Media.query(on: tx).filter(\.$id ~~ ids)
+            .set(\.$ownerType, to: Self.mediaOwnerType).set(\.$ownerID, to: productID)
+            .set(\.$attachedAt, to: now).set(\.$visibility, to: Media.Visibility.public.rawValue)
+            .update()
+    }
+
+    private func deleteMedia(_ ids: [UUID]) async throws {
+        guard !ids.isEmpty else { return }
+        let media = MediaService(db: db, services: services)
+        for row in try await Media.query(on: db).filter(\.$id ~~ ids).all() { try await media.delete(row) }
+    }
+}

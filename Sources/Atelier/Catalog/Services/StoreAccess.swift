@@ -1,0 +1,83 @@
+import Fluent
+import Foundation
+
+/// Who may see and change a store's things. Anyone who may not see something gets a 404,
+/// so that existence does not leak (spec/README.md, access model).
+struct StoreAccess {
+    let db: any Database
+
+    func role(of user: User?, in storeID: UUID) async throws -> StoreMember.Role? {
+        guard let userID = user?.id else { return nil }
+        let member = try await StoreMember.query(on: db).filter(\.$store.$id == storeID).filter(\.$user.$id == userID).first()
+        return member.flatMap { StoreMember.Role(rawValue: $0.role) }
+    }
+
+    /// Staff of the store and admins see inactive products, stats and reports.
+    func canManage(_ store: Store, user: User?) async throws -> Bool {
+        guard let user else { return false }
+        if user.isAdmin { return true }
+        return try await role(of: user, in: store.requireID()) != nil
+    }
+
+    /// A store everyone may see: active ones; suspended ones only for admins and its staff.
+    func visibleStore(_ idOrSlug: String, to user: User?) async throws -> Store {
+        let store: Store?
+        if let id = UUID(uuidString: idOrSlug) {
+            store = try await Store.find(id, on: db)
+        } else {
+            store = try await Store.query(on: db).filter(\.$slug == idOrSlug.lowercased()).first()
+        }
+        guard let store else { throw Problem.notFound("store") }
+        if store.isActive { return store }
+        guard try await canManage(store, user: user) else { throw Problem.notFound("store") }
+        return store
+    }
+
+    /// The store, when `user` is its staff (or owner, when `ownerOnly`) or an admin; 404 otherwise.
+    func managedStore(_ rawID: String, by user: User, ownerOnly: Bool = false) async throws -> Store {
+        guard let id = UUID(uuidString: rawID), let store = try await Store.find(id, on: db) else { throw Problem.notFound("store") }
+        if user.isAdmin { return store }
+        guard let role = try await role(of: user, in: id) else { throw Problem.notFound("store") }
+        if ownerOnly, role != .owner {
+            throw Problem(.forbidden, detail: "Only an owner of \(store.name) may do this.")
+        }
+        guard store.isActive else {
+            throw Problem.conflict("\(store.name) is suspended; contact the Atelier team.")
+        }
+        return store
+    }
+
+    /// Stores the user works in. Pending invitations to the user's verified address are taken up here.
+    func memberships(of user: User) async throws -> [(Store, StoreMember.Role)] {
+        try await claimInvites(for: user)
+        let members = try await StoreMember.query(on: db).filter(\.$user.$id == user.requireID()).with(\.$store).all()
+        return members.compactMap { member in StoreMember.Role(rawValue: member.role).map { (member.store, $0) } }
+            .sorted { $0.0.name.localizedCaseInsensitiveCompare($1.0.name) == .orderedAscending }
+    }
+
+    private func claimInvites(for user: User) async throws {
+        guard let email = user.email, user.emailVerifiedAt != nil else { return }
+        let invites = try await StoreInvite.query(on: db).filter(\.$email == email).all()
+        guard !invites.isEmpty else { return }
+        try await db.transaction { tx in
+            for invite in invites {
+                if try await StoreMember.query(on: tx).filter(\.$store.$id == invite.$store.id).filter(\.$user.$id == user.requireID()).count() == 0 {
+                    let member = StoreMember()
+                    member.id = UUID()
+                    member.$store.id = invite.$store.id
+                    member.$user.id = try user.requireID()
+                    member.role = invite.role
+                    member.createdAt = invite.createdAt
+                    try await member.create(on: tx)
+                }
+                try await invite.delete(on: tx)
+            }
+        }
+    }
+}
+
+extension User {
+    func requireAdmin() throws {
+        guard isAdmin else { throw Problem(.forbidden, detail: "This needs the admin role.") }
+    }
+}

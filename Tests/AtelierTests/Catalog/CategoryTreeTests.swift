@@ -1,0 +1,106 @@
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+import VaporTesting
+
+@testable import Atelier
+
+@Suite("Catalog: the category tree")
+struct CategoryTreeTests {
+    @Test("moving a category moves its subtree; a top category's products include all its descendants'")
+    func subtree() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let a = f.ownerA.accessToken
+            var ids: [String: String] = [:]
+            for (name, category) in [("shirt", f.shirts), ("top", f.tops), ("suit", f.men)] {
+                let photo = try await t.uploadPhoto(token: a)
+                let response = try await t.createProduct(
+                    in: f.storeAID, token: a, json: TestApp.productJSON(title: name, category: category, photos: [photo], status: "active"))
+                #expect(response.status == .created, "\(response.body.string)")
+                ids[name] = try response.content.decode(ProductBody.self).id
+            }
+            func products(under category: Category) async throws -> Set<String> {
+                let page = try await t.send(.GET, "/api/v1/products?categoryId=\(category.id!.uuidString)").content.decode(ProductPageBody.self)
+                return Set(page.items.map(\.title))
+            }
+            #expect(try await products(under: f.women) == ["shirt", "top"])
+            #expect(try await products(under: f.tops) == ["shirt", "top"])
+            #expect(try await products(under: f.men) == ["suit"])
+
+            // Tops (with Shirts under it) moves below Men.
+            let moved = try await t.send(
+                .POST, "/api/v1/categories/\(f.tops.id!.uuidString)/move", json: #"{"parentId":"\#(f.men.id!.uuidString)"}"#, token: f.admin.accessToken)
+            #expect(moved.status == .ok, "\(moved.body.string)")
+            #expect(try await products(under: f.women) == [])
+            #expect(try await products(under: f.men) == ["shirt", "top", "suit"])
+            let shirts = try #require(try await Category.find(f.shirts.id, on: t.app.db))
+            #expect(shirts.depth == 2)
+            #expect(shirts.path.hasPrefix(f.men.path))
+            let product = try await t.send(.GET, "/api/v1/products/\(ids["shirt"]!)").content.decode(ProductBody.self)
+            #expect(product.category.trail == [f.men.name, "Tops", "Shirts"])
+
+            // Not under itself; only admins.
+            let loop = try await t.send(
+                .POST, "/api/v1/categories/\(f.men.id!.uuidString)/move", json: #"{"parentId":"\#(f.shirts.id!.uuidString)"}"#, token: f.admin.accessToken)
+            #expect(loop.status == .conflict)
+            let notAdmin = try await t.send(.POST, "/api/v1/categories/\(f.tops.id!.uuidString)/move", json: "{}", token: a)
+            #expect(notAdmin.status == .forbidden)
+        }
+    }
+
+    @Test("merging moves products and children; a category with products cannot be deleted")
+    func mergeAndDelete() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let photo = try await t.uploadPhoto(token: f.ownerA.accessToken)
+            _ = try await t.createProduct(
+                in: f.storeAID, token: f.ownerA.accessToken, json: TestApp.productJSON(category: f.tops, photos: [photo], status: "active"))
+            let admin = f.admin.accessToken
+            #expect(try await t.send(.DELETE, "/api/v1/categories/\(f.tops.id!.uuidString)", token: admin).status == .conflict)
+            let merged = try await t.send(
+                .POST, "/api/v1/categories/\(f.tops.id!.uuidString)/merge", json: #"{"intoId":"\#(f.men.id!.uuidString)"}"#, token: admin)
+            #expect(merged.status == .ok, "\(merged.body.string)")
+            #expect(try await Category.find(f.tops.id, on: t.app.db) == nil)
+            #expect(try await Category.find(f.shirts.id, on: t.app.db)?.parentID == f.men.id)
+            #expect(try await Product.query(on: t.app.db).filter(\.$categoryID == f.men.id!).count() == 1)
+            #expect(try await t.send(.DELETE, "/api/v1/categories/\(f.women.id!.uuidString)", token: admin).status == .noContent)
+        }
+    }
+
+    @Test("the subtree query is one statement that uses the path and product indexes")
+    func queryPlan() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let catalog = ProductCatalog(db: t.app.db)
+            let query = catalog.activeProductIDsQuery(under: f.women, brandID: nil, page: try PageRequest(limit: 20, cursor: nil))
+            let sql = t.app.db as! any SQLDatabase
+            let prefix: SQLQueryString = sql.dialect.name == "postgresql" ? "EXPLAIN (COSTS OFF) " : "EXPLAIN QUERY PLAN "
+            let explain = prefix + query
+            let rows = try await sql.raw(explain).all()
+            let plan = try rows.map { row -> String in
+                let column = sql.dialect.name == "postgresql" ? "QUERY PLAN" : "detail"
+                return try row.decode(column: column, as: String.self)
+            }.joined(separator: "\n")
+            print("Subtree query plan (\(sql.dialect.name)):\n\(plan)")
+            if sql.dialect.name == "sqlite" {
+                // The category range is searched in the path index, the products by category in theirs.
+                #expect(plan.contains("USING COVERING INDEX") || plan.contains("USING INDEX"))
+                #expect(plan.contains("path>? AND path<?") || plan.contains("path>? AND path<?".lowercased()) || plan.contains("(path>? AND path<?)"))
+                #expect(!plan.contains("SCAN c"))
+            } else {
+                // A fresh, tiny table may be read sequentially by the planner; the statement is one
+                // query either way. With sequential scans off the path index must be usable.
+                let forced = try await t.app.db.withConnection { connection in
+                    let session = connection as! any SQLDatabase
+                    try await session.raw("SET enable_seqscan = off").run()
+                    defer { _ = session.raw("SET enable_seqscan = on").run() }
+                    return try await session.raw(explain).all().map { try $0.decode(column: "QUERY PLAN", as: String.self) }
+                }.joined(separator: "\n")
+                print("With enable_seqscan off:\n\(forced)")
+                #expect(forced.contains("categories_path") || forced.contains("uq:categories.path"))
+            }
+        }
+    }
+}
