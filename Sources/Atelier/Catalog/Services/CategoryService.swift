@@ -95,7 +95,7 @@ struct CategoryService {
             try await Category.query(on: tx).filter(\.$id == category.requireID()).set(\.$parentID, to: newParentID).update()
             try await (tx as! any SQLDatabase).raw("""
                 UPDATE \(ident: Category.schema)
-                SET path = \(bind: newPath) || substr(path, \(bind: oldPath.count + 1)), depth = depth + \(bind: depthDelta)
+                SET path = \(bind: newPath) || substr(path, CAST(\(bind: oldPath.count + 1) AS INTEGER)), depth = depth + CAST(\(bind: depthDelta) AS INTEGER)
                 WHERE path >= \(bind: oldPath) AND path < \(bind: Category.subtreeEnd(oldPath))
                 """).run()
         }

@@ -13,7 +13,13 @@ struct ProblemMiddleware: AsyncMiddleware {
         } catch {
             let problem = problem(for: error, request: request)
             if problem.status.code >= 500 {
-                request.logger.report(error: error)
+                // A ServerError's own description carries the request, Authorization header
+                // included; only the operation and the cause are logged.
+                if let serverError = error as? ServerError {
+                    request.logger.error("\(serverError.operationID) failed: \(String(reflecting: serverError.underlyingError))")
+                } else {
+                    request.logger.report(error: error)
+                }
             }
             if wantsHTML(request) {
                 return try await ErrorPage.render(problem, for: request)
@@ -68,7 +74,6 @@ struct ProblemMiddleware: AsyncMiddleware {
         default:
             let status = HTTPResponseStatus(statusCode: Int(error.httpStatus.code))
             if status.code >= 500 {
-                request.logger.report(error: error.underlyingError)
                 return Problem(.internalServerError, detail: "Something went wrong on our side. It has been logged.")
             }
             return Problem(status, detail: String(describing: error.underlyingError))
