@@ -8,6 +8,8 @@ enum WebRoutes {
             try await req.view.render("core/home", PageContext(req, title: "Atelier"))
         }
         AccountsWebRoutes.register(web)
+        PublicCatalogPages.register(web)
+        PortalRoutes.register(web)
     }
 }
 
@@ -43,5 +45,26 @@ struct Flash: Codable {
         req.session.data["flash.kind"] = nil
         req.session.data["flash.message"] = nil
         return Flash(kind: kind, message: message)
+    }
+}
+
+/// A page's own context; rendered with the common page fields (user, CSRF token, flash, title)
+/// at the top level, where the layout reads them.
+protocol WebPageContext: Encodable {
+    var page: PageContext { get }
+}
+
+private struct FlatPage<Content: WebPageContext>: Encodable {
+    let content: Content
+
+    func encode(to encoder: any Encoder) throws {
+        try content.page.encode(to: encoder)
+        try content.encode(to: encoder)
+    }
+}
+
+extension Request {
+    func renderPage<Content: WebPageContext>(_ template: String, _ context: Content) async throws -> View {
+        try await view.render(template, FlatPage(content: context))
     }
 }

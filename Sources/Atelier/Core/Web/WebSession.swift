@@ -78,6 +78,9 @@ struct WebSessionMiddleware: AsyncMiddleware {
 /// `csrfToken` or the `X-CSRF-Token` header.
 struct CSRFMiddleware: AsyncMiddleware {
     static let maxFormBytes = 64 * 1024
+    /// Forms with photos (the store portal) are read whole to find the token; routes that take
+    /// them allow bodies this large.
+    static let maxMultipartBytes = 120 * 1024 * 1024
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         guard request.method != .GET, request.method != .HEAD else {
@@ -87,6 +90,10 @@ struct CSRFMiddleware: AsyncMiddleware {
         var presented = request.headers.first(name: "X-CSRF-Token")
         if presented == nil, request.headers.contentType == .urlEncodedForm {
             _ = try await request.body.collect(max: Self.maxFormBytes).get()
+            presented = try? request.content.get(String.self, at: "csrfToken")
+        } else if presented == nil, request.headers.contentType?.type == "multipart" {
+            let limit = request.url.path.hasPrefix("/portal/") ? Self.maxMultipartBytes : Self.maxFormBytes
+            _ = try await request.body.collect(max: limit).get()
             presented = try? request.content.get(String.self, at: "csrfToken")
         }
         guard let expected, let presented,

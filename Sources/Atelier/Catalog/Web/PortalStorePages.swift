@@ -1,0 +1,207 @@
+import Fluent
+import Vapor
+
+/// Store portal pages besides products: the store profile, staff, and stats with open reports.
+enum PortalStorePages {
+    static func register(_ store: any RoutesBuilder) {
+        store.get("profile", use: profile)
+        store.post("profile", use: saveProfile)
+        store.get("staff", use: staff)
+        store.post("staff", use: invite)
+        store.post("staff", ":memberID", "remove", use: removeStaff)
+        store.get("stats", use: stats)
+        store.post("reports", ":reportID", "resolve", use: resolveReport)
+    }
+
+    struct ProfileForm: Content {
+        var name: String?
+        var about: String?
+        var phone: String?
+        var email: String?
+        var website: String?
+        var street: String?
+        var postalCode: String?
+        var city: String?
+        var lat: String?
+        var lng: String?
+        var opens: [String]?
+        var closes: [String]?
+    }
+
+    struct HoursRow: Encodable {
+        var weekday: Int
+        var day: String
+        var opens: String
+        var closes: String
+    }
+
+    struct ProfilePage: WebPageContext {
+        var page: PageContext
+        var store: PortalRoutes.StoreNav
+        var values: [String: String]
+        var errors: [String: String]
+        var formError: String?
+        var hours: [HoursRow]
+    }
+
+    static func profile(_ req: Request) async throws -> Response {
+        let (store, nav) = try await PortalRoutes.managedStore(req, section: "profile")
+        let values = [
+            "name": store.name, "about": store.about, "phone": store.phone, "email": store.email, "website": store.website,
+            "street": store.street, "postalCode": store.postalCode, "city": store.city, "lat": String(store.lat), "lng": String(store.lng),
+        ]
+        let hours = (1...7).map { day in
+            let entry = store.openingHours.first { $0.weekday == day }
+            return HoursRow(weekday: day, day: PublicCatalogPages.weekdays[day - 1], opens: entry?.opens ?? "", closes: entry?.closes ?? "")
+        }
+        return try await req.renderPage("catalog/portal-profile", ProfilePage(
+            page: PageContext(req, title: "\(store.name) · profile"), store: nav, values: values, errors: [:], formError: nil, hours: hours))
+            .encodeResponse(for: req)
+    }
+
+    static func saveProfile(_ req: Request) async throws -> Response {
+        let (store, nav) = try await PortalRoutes.managedStore(req, section: "profile")
+        let form = try req.content.decode(ProfileForm.self)
+        var errors = FieldErrors()
+        let lat = Double((form.lat ?? "").replacingOccurrences(of: ",", with: "."))
+        let lng = Double((form.lng ?? "").replacingOccurrences(of: ",", with: "."))
+        if lat == nil { errors.add("lat", "must be a number like 57.7072") }
+        if lng == nil { errors.add("lng", "must be a number like 11.9668") }
+        var hours: [OpeningHours] = []
+        var rows: [HoursRow] = []
+        for day in 1...7 {
+            let opens = (form.opens?[safe: day - 1] ?? "").trimmingCharacters(in: .whitespaces)
+            let closes = (form.closes?[safe: day - 1] ?? "").trimmingCharacters(in: .whitespaces)
+            rows.append(HoursRow(weekday: day, day: PublicCatalogPages.weekdays[day - 1], opens: opens, closes: closes))
+            if opens.isEmpty, closes.isEmpty { continue }
+            hours.append(OpeningHours(weekday: day, opens: opens, closes: closes))
+        }
+        let values = [
+            "name": form.name ?? "", "about": form.about ?? "", "phone": form.phone ?? "", "email": form.email ?? "",
+            "website": form.website ?? "", "street": form.street ?? "", "postalCode": form.postalCode ?? "", "city": form.city ?? "",
+            "lat": form.lat ?? "", "lng": form.lng ?? "",
+        ]
+        do {
+            try errors.throwIfAny()
+            let update = StoreService.ProfileUpdate(
+                name: form.name, about: form.about, phone: form.phone, email: form.email, website: form.website, street: form.street,
+                postalCode: form.postalCode, city: form.city, location: (lat!, lng!), openingHours: hours)
+            _ = try await StoreService(db: req.db, services: req.atelier).update(store, with: update, by: try req.requireWebUser())
+            Flash.set("success", "The store profile is saved.", on: req)
+            return req.redirect(to: "/portal/stores/\(nav.id)/profile")
+        } catch let problem as Problem where problem.status.code < 500 {
+            var fields = problem.messagesByField
+            for (field, message) in problem.messagesByField where field.hasPrefix("openingHours") {
+                fields["hours"] = message
+            }
+            if let location = fields["location"] { fields["lat"] = location }
+            return try await req.renderPage("catalog/portal-profile", ProfilePage(
+                page: PageContext(req, title: "\(store.name) · profile"), store: nav, values: values, errors: fields,
+                formError: "Check the fields marked below.", hours: rows))
+                .encodeResponse(status: problem.status, for: req)
+        }
+    }
+
+    struct StaffPage: WebPageContext {
+        var page: PageContext
+        var store: PortalRoutes.StoreNav
+        var members: [Member]
+        var values: [String: String]
+        var errors: [String: String]
+    }
+
+    struct Member: Encodable {
+        var id: String
+        var name: String
+        var email: String
+        var role: String
+        var pending: Bool
+    }
+
+    static func staff(_ req: Request) async throws -> Response {
+        let (store, nav) = try await PortalRoutes.managedStore(req, section: "staff")
+        return try await renderStaff(req, store: store, nav: nav)
+    }
+
+    static func renderStaff(
+        _ req: Request, store: Store, nav: PortalRoutes.StoreNav, values: [String: String] = [:], errors: [String: String] = [:],
+        status: HTTPStatus = .ok
+    ) async throws -> Response {
+        let entries = try await StaffService(db: req.db, services: req.atelier).list(store)
+        let members = entries.map { Member(id: $0.id.uuidString, name: $0.displayName ?? $0.email, email: $0.email, role: $0.role.rawValue, pending: $0.pending) }
+        return try await req.renderPage("catalog/portal-staff", StaffPage(
+            page: PageContext(req, title: "\(store.name) · staff"), store: nav, members: members, values: values, errors: errors))
+            .encodeResponse(status: status, for: req)
+    }
+
+    struct InviteForm: Content {
+        var email: String?
+        var role: String?
+    }
+
+    static func invite(_ req: Request) async throws -> Response {
+        let (store, nav) = try await PortalRoutes.managedStore(req, section: "staff", ownerOnly: true)
+        let form = try req.content.decode(InviteForm.self)
+        do {
+            let entry = try await StaffService(db: req.db, services: req.atelier).invite(
+                email: form.email ?? "", role: form.role == "owner" ? .owner : .staff, to: store, by: try req.requireWebUser())
+            Flash.set("success", entry.pending ? "Invitation sent to \(entry.email)." : "\(entry.email) was added.", on: req)
+            return req.redirect(to: "/portal/stores/\(nav.id)/staff")
+        } catch let problem as Problem where problem.status.code < 500 {
+            var errors = problem.messagesByField
+            if errors.isEmpty { errors["email"] = problem.detail ?? problem.title }
+            return try await renderStaff(req, store: store, nav: nav, values: ["email": form.email ?? ""], errors: errors, status: problem.status)
+        }
+    }
+
+    static func removeStaff(_ req: Request) async throws -> Response {
+        let (store, nav) = try await PortalRoutes.managedStore(req, section: "staff", ownerOnly: true)
+        guard let id = req.parameters.get("memberID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("member") }
+        do {
+            try await StaffService(db: req.db, services: req.atelier).remove(id, from: store)
+            Flash.set("success", "Removed.", on: req)
+        } catch let problem as Problem where problem.status == .conflict {
+            Flash.set("error", problem.detail ?? problem.title, on: req)
+        }
+        return req.redirect(to: "/portal/stores/\(nav.id)/staff")
+    }
+
+    struct StatsPage: WebPageContext {
+        var page: PageContext
+        var store: PortalRoutes.StoreNav
+        var charts: [StatsChart.Chart]
+        var totals: [String: Int]
+        var reports: [Report]
+    }
+
+    struct Report: Encodable {
+        var id: String
+        var productTitle: String
+        var productURL: String
+        var note: String
+        var date: String
+    }
+
+    static func stats(_ req: Request) async throws -> View {
+        let (store, nav) = try await PortalRoutes.managedStore(req, section: "stats")
+        try await req.atelier.catalogCounters.flush(on: req.db)
+        let series = try await StoreStatsService(db: req.db, services: req.atelier).series(storeID: store.requireID(), days: 90)
+        let reports = try await UnavailableReportService(db: req.db, services: req.atelier).open(for: store.requireID(), page: PageRequest(limit: 100, cursor: nil))
+        let charts = StatsChart.charts(series)
+        return try await req.renderPage("catalog/portal-stats", StatsPage(
+            page: PageContext(req, title: "\(store.name) · stats"), store: nav, charts: charts,
+            totals: Dictionary(uniqueKeysWithValues: charts.map { ($0.key, $0.total) }),
+            reports: reports.items.map {
+                Report(id: $0.id!.uuidString, productTitle: $0.product.title, productURL: "/products/\($0.$product.id.uuidString.lowercased())",
+                       note: $0.note, date: StatsDay.string($0.createdAt))
+            }))
+    }
+
+    static func resolveReport(_ req: Request) async throws -> Response {
+        let (store, nav) = try await PortalRoutes.managedStore(req, section: "stats")
+        guard let id = req.parameters.get("reportID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("report") }
+        _ = try await UnavailableReportService(db: req.db, services: req.atelier).resolve(id, in: store.requireID())
+        Flash.set("success", "Marked as handled.", on: req)
+        return req.redirect(to: "/portal/stores/\(nav.id)/stats")
+    }
+}

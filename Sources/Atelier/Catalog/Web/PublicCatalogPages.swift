@@ -1,0 +1,155 @@
+import Fluent
+import Vapor
+
+/// The public store and product pages (share targets; they work signed out and without JavaScript).
+enum PublicCatalogPages {
+    static func register(_ web: any RoutesBuilder) {
+        web.get("stores", ":slug", use: storePage)
+        web.get("products", ":productID", use: productPage)
+    }
+
+    struct ProductCard: Encodable {
+        var id: String
+        var url: String
+        var title: String
+        var brand: String?
+        var price: String
+        var originalPrice: String?
+        var status: String
+        var photo: WebImage?
+    }
+
+    struct StorePage: WebPageContext {
+        var page: PageContext
+        var store: StoreInfo
+        var products: [ProductCard]
+        var nextCursor: String?
+        var canManage: Bool
+    }
+
+    struct StoreInfo: Encodable {
+        var id: String
+        var name: String
+        var slug: String
+        var about: String
+        var street: String
+        var postalCode: String
+        var city: String
+        var phone: String
+        var email: String
+        var website: String
+        var mapURL: String
+        var hours: [HoursLine]
+        var followerCount: Int
+        var activeProductCount: Int
+        var logo: WebImage?
+        var cover: WebImage?
+    }
+
+    struct HoursLine: Encodable {
+        var day: String
+        var times: String
+    }
+
+    struct ProductPage: WebPageContext {
+        var page: PageContext
+        var product: ProductDetail
+        var store: StoreInfo
+        var canManage: Bool
+    }
+
+    struct ProductDetail: Encodable {
+        var id: String
+        var title: String
+        var description: String
+        var brand: String?
+        var trail: [String]
+        var price: String
+        var originalPrice: String?
+        var colors: [String]
+        var colorName: String
+        var fabric: String
+        var styles: [String]
+        var sizes: [SizeLine]
+        var photos: [WebImage]
+        var minAge: Int?
+        var externalURL: String?
+        var isActive: Bool
+    }
+
+    struct SizeLine: Encodable {
+        var size: String
+        var color: String?
+        var inStock: Bool
+    }
+
+    static func storePage(_ req: Request) async throws -> View {
+        let slug = req.parameters.get("slug") ?? ""
+        let user = req.webSessionUser
+        let access = StoreAccess(db: req.db)
+        let store = try await access.visibleStore(slug, to: user)
+        let page = try PageRequest(limit: 24, cursor: req.query[String.self, at: "cursor"])
+        let products = try await ProductCatalog(db: req.db).storeProducts(store.requireID(), status: .active, page: page)
+        let media = MediaService(db: req.db, services: req.atelier)
+        let cards = try await productCards(products.items, req: req, media: media)
+        return try await req.renderPage("catalog/store", StorePage(
+            page: PageContext(req, title: store.name), store: try await storeInfo(store, media: media), products: cards,
+            nextCursor: products.nextCursor, canManage: try await access.canManage(store, user: user)))
+    }
+
+    static func productPage(_ req: Request) async throws -> View {
+        guard let id = req.parameters.get("productID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("product") }
+        let user = req.webSessionUser
+        let catalog = ProductCatalog(db: req.db)
+        let product = try await catalog.visibleProduct(id, to: user)
+        let view = try await catalog.view(product)
+        let media = MediaService(db: req.db, services: req.atelier)
+        if product.isActive {
+            let kind: CatalogCounters.Kind = req.query[String.self, at: "via"] == "share" ? .shareVisit : .view
+            await req.atelier.catalogCounters.add(kind, productID: id, storeID: product.$store.id)
+        }
+        let detail = ProductDetail(
+            id: id.uuidString.lowercased(), title: product.title, description: product.description, brand: view.brand?.name,
+            trail: view.trail, price: MoneyText.format(product.priceMinor, product.currency),
+            originalPrice: product.originalPriceMinor.map { MoneyText.format($0, product.currency) },
+            colors: product.colors, colorName: product.colorName, fabric: product.fabric, styles: product.styles,
+            sizes: view.variants.map { SizeLine(size: $0.size, color: $0.color, inStock: $0.stock > 0) },
+            photos: view.photos.enumerated().compactMap { index, photo in
+                WebImage(photo, alt: "\(product.title), photo \(index + 1) of \(view.photos.count)", service: media, preferredWidth: 750)
+            },
+            minAge: product.minAge, externalURL: product.externalURL, isActive: product.isActive)
+        return try await req.renderPage("catalog/product", ProductPage(
+            page: PageContext(req, title: product.title), product: detail, store: try await storeInfo(view.store, media: media),
+            canManage: try await StoreAccess(db: req.db).canManage(view.store, user: user)))
+    }
+
+    static func productCards(_ products: [Product], req: Request, media: MediaService) async throws -> [ProductCard] {
+        let views = try await ProductCatalog(db: req.db).views(products)
+        return views.map { view in
+            let product = view.product
+            return ProductCard(
+                id: product.id!.uuidString.lowercased(), url: "/products/\(product.id!.uuidString.lowercased())", title: product.title,
+                brand: view.brand?.name, price: MoneyText.format(product.priceMinor, product.currency),
+                originalPrice: product.originalPriceMinor.map { MoneyText.format($0, product.currency) }, status: product.status,
+                photo: WebImage(view.photos.first, alt: product.title, service: media, preferredWidth: 270))
+        }
+    }
+
+    static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+    static func storeInfo(_ store: Store, media: MediaService) async throws -> StoreInfo {
+        let images = try await Media.query(on: media.db).filter(\.$id ~~ [store.logoMediaID, store.coverMediaID].compactMap { $0 }).all()
+        let hours = store.openingHours
+        let lines = (1...7).map { weekday in
+            let periods = hours.filter { $0.weekday == weekday }.map { "\($0.opens)–\($0.closes)" }
+            return HoursLine(day: weekdays[weekday - 1], times: periods.isEmpty ? "Closed" : periods.joined(separator: ", "))
+        }
+        return StoreInfo(
+            id: store.id!.uuidString, name: store.name, slug: store.slug, about: store.about, street: store.street,
+            postalCode: store.postalCode, city: store.city, phone: store.phone, email: store.email, website: store.website,
+            mapURL: "https://www.openstreetmap.org/?mlat=\(store.lat)&mlon=\(store.lng)#map=17/\(store.lat)/\(store.lng)",
+            hours: hours.isEmpty ? [] : lines, followerCount: store.followerCount, activeProductCount: store.activeProductCount,
+            logo: WebImage(images.first { $0.id == store.logoMediaID }, alt: "\(store.name) logo", service: media, preferredWidth: 270),
+            cover: WebImage(images.first { $0.id == store.coverMediaID }, alt: "", service: media, preferredWidth: 1080))
+    }
+}
