@@ -171,3 +171,51 @@ int atelier_vips_without_metadata(VipsImage *in, VipsImage **out) {
 int atelier_vips_save_heic(VipsImage *in, const char *path) {
     return vips_heifsave(in, path, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
 }
+
+/// Demo data: a flat garment silhouette (0 top, 1 dress, 2 trousers, 3 bag) in the given colour on
+/// a warm backdrop, so seeded products have photos that look like products and not test cards.
+VipsImage *atelier_vips_demo_garment(int width, int height, double r, double g, double b, int shape) {
+    VipsImage *black = NULL, *tinted = NULL, *cast = NULL, *canvas = NULL, *out = NULL;
+    double backdrop[3] = {241, 236, 229};
+    double zero[3] = {0, 0, 0};
+    if (vips_black(&black, width, height, "bands", 3, NULL)) return NULL;
+    if (vips_linear(black, &tinted, zero, backdrop, 3, NULL)) { g_object_unref(black); return NULL; }
+    if (vips_cast(tinted, &cast, VIPS_FORMAT_UCHAR, NULL)) { g_object_unref(black); g_object_unref(tinted); return NULL; }
+    canvas = vips_image_copy_memory(cast);
+    g_object_unref(black); g_object_unref(tinted); g_object_unref(cast);
+    if (!canvas) return NULL;
+    double ink[3] = {r, g, b};
+    double W = width, H = height;
+    #define RECT(x0, y0, x1, y1) vips_draw_rect(canvas, ink, 3, (int)(W * (x0)), (int)(H * (y0)), (int)(W * ((x1) - (x0))), (int)(H * ((y1) - (y0))), "fill", TRUE, NULL)
+    switch (shape % 4) {
+    case 0:
+        RECT(0.30, 0.22, 0.70, 0.86);
+        RECT(0.16, 0.22, 0.30, 0.50);
+        RECT(0.70, 0.22, 0.84, 0.50);
+        vips_draw_circle(canvas, backdrop, 3, (int)(W * 0.5), (int)(H * 0.22), (int)(W * 0.07), "fill", TRUE, NULL);
+        break;
+    case 1:
+        for (int i = 0; i < 14; i++) {
+            double t = i / 13.0;
+            double half = 0.09 + 0.22 * t;
+            RECT(0.5 - half, 0.18 + 0.05 * i, 0.5 + half, 0.18 + 0.05 * (i + 1));
+        }
+        RECT(0.40, 0.10, 0.44, 0.20);
+        RECT(0.56, 0.10, 0.60, 0.20);
+        break;
+    case 2:
+        RECT(0.30, 0.12, 0.70, 0.24);
+        RECT(0.30, 0.24, 0.485, 0.90);
+        RECT(0.515, 0.24, 0.70, 0.90);
+        break;
+    default:
+        vips_draw_circle(canvas, ink, 3, (int)(W * 0.5), (int)(H * 0.42), (int)(W * 0.17), "fill", TRUE, NULL);
+        vips_draw_circle(canvas, backdrop, 3, (int)(W * 0.5), (int)(H * 0.42), (int)(W * 0.12), "fill", TRUE, NULL);
+        RECT(0.24, 0.42, 0.76, 0.82);
+        break;
+    }
+    #undef RECT
+    vips_copy(canvas, &out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+    g_object_unref(canvas);
+    return out;
+}

@@ -41,4 +41,7 @@ VipsImage *atelier_vips_test_pattern(int width, int height);
 void atelier_vips_set_orientation(VipsImage *image, int orientation);
 void atelier_vips_set_string(VipsImage *image, const char *name, const char *value);
 
+/// Demo data only: a garment silhouette (shape 0 top, 1 dress, 2 trousers, 3 bag) in r,g,b.
+VipsImage *atelier_vips_demo_garment(int width, int height, double r, double g, double b, int shape);
+
 #endif

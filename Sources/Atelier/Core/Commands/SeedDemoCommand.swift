@@ -27,6 +27,18 @@ struct SeedDemoCommand: AsyncCommand {
             try await user.save(on: app.db)
             created += 1
         }
-        context.console.success("Demo data ready (\(created) new accounts). Sign in as \(Self.demoUsers[0].email) / \(Self.demoPassword).")
+        let users = try await User.query(on: app.db).filter(\.$email ~~ Self.demoUsers.map(\.email)).all()
+        guard let ana = users.first(where: { $0.email == Self.demoUsers[0].email }),
+            let mihai = users.first(where: { $0.email == Self.demoUsers[1].email }),
+            let sara = users.first(where: { $0.email == Self.demoUsers[2].email })
+        else { throw Abort(.internalServerError, reason: "The demo accounts are missing.") }
+        if !mihai.isAdmin || !mihai.isEditor {
+            mihai.isAdmin = true
+            mihai.isEditor = true
+            try await mihai.save(on: app.db)
+        }
+        let products = try await CatalogDemoSeed(app: app).run(owner: ana, others: sara, console: context.console)
+        context.console.success("Demo data ready (\(created) new accounts, \(products) new products).")
+        context.console.info("Sign in as \(Self.demoUsers[0].email) (store owner), \(Self.demoUsers[1].email) (admin) or \(Self.demoUsers[2].email); password \(Self.demoPassword).")
     }
 }

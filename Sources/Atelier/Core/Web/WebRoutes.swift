@@ -10,6 +10,7 @@ enum WebRoutes {
         AccountsWebRoutes.register(web)
         PublicCatalogPages.register(web)
         PortalRoutes.register(web)
+        AdminCatalogPages.register(web)
     }
 }
 

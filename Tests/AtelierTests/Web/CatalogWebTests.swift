@@ -1,0 +1,93 @@
+import Fluent
+import Foundation
+import Testing
+import VaporTesting
+
+@testable import Atelier
+
+@Suite("Web: catalog, portal and admin pages")
+struct CatalogWebTests {
+    let forms = AccountsWebTests()
+
+    /// Signs in through the web form and returns the session cookie.
+    func webSignIn(_ t: TestApp, email: String) async throws -> String {
+        let page = try await forms.openForm(t, "/signin")
+        let response = try await forms.post(t, "/signin", form: ["email": email, "password": TestApp.password, "csrfToken": page.csrf], cookie: page.cookie)
+        #expect(response.status == .seeOther)
+        return response.headers.setCookie?["atelier_session"].map { "atelier_session=\($0.string)" } ?? page.cookie
+    }
+
+    func get(_ t: TestApp, _ path: String, cookie: String? = nil) async throws -> TestingHTTPResponse {
+        var headers = [("Accept", "text/html")]
+        if let cookie { headers.append(("Cookie", cookie)) }
+        return try await t.send(.GET, path, headers: headers)
+    }
+
+    @Test("public store and product pages show active products only; portal and admin pages render for those allowed")
+    func pages() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let photo = try await t.uploadPhoto(token: f.ownerA.accessToken)
+            let active = try await t.createProduct(
+                in: f.storeAID, token: f.ownerA.accessToken,
+                json: TestApp.productJSON(title: "Visible coat", category: f.shirts, photos: [photo], status: "active")).content.decode(ProductBody.self)
+            let hiddenPhoto = try await t.uploadPhoto(token: f.ownerA.accessToken)
+            let hidden = try await t.createProduct(
+                in: f.storeAID, token: f.ownerA.accessToken,
+                json: TestApp.productJSON(title: "Hidden scarf", category: f.shirts, photos: [hiddenPhoto])).content.decode(ProductBody.self)
+
+            let store = try await get(t, "/stores/\(f.storeA.slug)")
+            #expect(store.status == .ok)
+            #expect(store.body.string.contains("Visible coat"))
+            #expect(!store.body.string.contains("Hidden scarf"))
+            #expect(store.body.string.contains("srcset="))
+            let product = try await get(t, "/products/\(active.id.lowercased())")
+            #expect(product.status == .ok)
+            #expect(product.body.string.contains("Visible coat"))
+            #expect(try await get(t, "/products/\(hidden.id.lowercased())").status == .notFound)
+
+            // The owner of A sees every portal page; the owner of B gets 404s for A's.
+            let ownerA = try await webSignIn(t, email: f.ownerA.user.email!)
+            for path in ["products", "products?tab=inactive", "products/new", "products/\(hidden.id)/edit", "profile", "staff", "stats"] {
+                let page = try await get(t, "/portal/stores/\(f.storeAID)/\(path)", cookie: ownerA)
+                #expect(page.status == .ok, "\(path): \(page.body.string.prefix(300))")
+            }
+            #expect(try await get(t, "/portal/stores/\(f.storeAID)/products?tab=inactive", cookie: ownerA).body.string.contains("Hidden scarf"))
+            let ownerB = try await webSignIn(t, email: f.ownerB.user.email!)
+            #expect(try await get(t, "/portal/stores/\(f.storeAID)/products?tab=inactive", cookie: ownerB).status == .notFound)
+            #expect(try await get(t, "/portal/stores/\(f.storeAID)/products/\(hidden.id)/edit", cookie: ownerB).status == .notFound)
+
+            // Admin pages: 404 for others, rendered for admins.
+            #expect(try await get(t, "/admin/brands", cookie: ownerA).status == .notFound)
+            let admin = try await webSignIn(t, email: f.admin.user.email!)
+            for path in ["", "/brands", "/categories", "/stores", "/users", "/users?q=owner"] {
+                let page = try await get(t, "/admin\(path)", cookie: admin)
+                #expect(page.status == .ok, "\(path): \(page.body.string.prefix(300))")
+            }
+        }
+    }
+
+    @Test("the stats page counts product views and share visits per day")
+    func statsCountViews() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let photo = try await t.uploadPhoto(token: f.ownerA.accessToken)
+            let product = try await t.createProduct(
+                in: f.storeAID, token: f.ownerA.accessToken,
+                json: TestApp.productJSON(category: f.shirts, photos: [photo], status: "active")).content.decode(ProductBody.self)
+            for _ in 0..<3 { _ = try await t.send(.GET, "/api/v1/products/\(product.id)") }
+            _ = try await get(t, "/products/\(product.id.lowercased())?via=share")
+            let stats = try await t.send(.GET, "/api/v1/stores/\(f.storeAID)/stats?days=7", token: f.ownerA.accessToken)
+            #expect(stats.status == .ok, "\(stats.body.string)")
+            struct Stats: Decodable {
+                struct Day: Decodable { var day: String; var views: Int; var shareVisits: Int }
+                var days: [Day]
+            }
+            let days = try stats.content.decode(Stats.self).days
+            #expect(days.count == 7)
+            #expect(days.last?.views == 3)
+            #expect(days.last?.shareVisits == 1)
+            #expect(try await t.send(.GET, "/api/v1/stores/\(f.storeAID)/stats?days=0", token: f.ownerA.accessToken).status == .unprocessableEntity)
+        }
+    }
+}
