@@ -90,4 +90,51 @@ struct CatalogWebTests {
             #expect(try await t.send(.GET, "/api/v1/stores/\(f.storeAID)/stats?days=0", token: f.ownerA.accessToken).status == .unprocessableEntity)
         }
     }
+
+    @Test("the owner edits the store profile; a shopper reports a product gone; a store proposes a brand")
+    func forms() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let photo = try await t.uploadPhoto(token: f.ownerA.accessToken)
+            let product = try await t.createProduct(
+                in: f.storeAID, token: f.ownerA.accessToken,
+                json: TestApp.productJSON(category: f.shirts, photos: [photo], status: "active")).content.decode(ProductBody.self)
+            let owner = try await webSignIn(t, email: f.ownerA.user.email!)
+            let profile = try await forms.openForm(t, "/portal/stores/\(f.storeAID)/profile", cookie: owner)
+            var fields = ["name": f.storeA.name, "street": "Vallgatan 3", "city": "Gothenburg", "lat": "57.705", "lng": "11.966",
+                          "about": "Second-hand since 1998.", "csrfToken": profile.csrf]
+            fields["opens[]"] = "10:00"
+            fields["closes[]"] = "18:00"
+            let saved = try await forms.post(t, "/portal/stores/\(f.storeAID)/profile", form: fields, cookie: owner)
+            #expect(saved.status == .seeOther, "\(saved.body.string.prefix(500))")
+            let store = try #require(try await Store.find(f.storeA.id, on: t.app.db))
+            #expect(store.about == "Second-hand since 1998.")
+            #expect(store.street == "Vallgatan 3")
+            #expect(store.openingHours == [OpeningHours(weekday: 1, opens: "10:00", closes: "18:00")])
+            fields["lat"] = "north"
+            let refused = try await forms.post(t, "/portal/stores/\(f.storeAID)/profile", form: fields, cookie: owner)
+            #expect(refused.status == .unprocessableEntity)
+            #expect(refused.body.string.contains("must be a number"))
+
+            let proposal = try await forms.post(
+                t, "/portal/stores/\(f.storeAID)/brand-proposals", form: ["name": "Kvarnby Knits", "csrfToken": profile.csrf], cookie: owner)
+            #expect(proposal.status == .seeOther)
+            let brand = try #require(try await Brand.query(on: t.app.db).filter(\.$slug == "kvarnby-knits").first())
+            #expect(brand.status == "proposed")
+            #expect(brand.proposedByStoreID == f.storeA.id)
+
+            let shopper = try await t.signUp(name: "Shopper")
+            let cookie = try await webSignIn(t, email: shopper.user.email!)
+            let page = try await forms.openForm(t, "/products/\(product.id.lowercased())", cookie: cookie)
+            for _ in 0..<2 {
+                let sent = try await forms.post(
+                    t, "/products/\(product.id.lowercased())/unavailable", form: ["note": "Sold out on Saturday", "csrfToken": page.csrf], cookie: cookie)
+                #expect(sent.status == .seeOther)
+            }
+            let reports = try await UnavailableReport.query(on: t.app.db).filter(\.$storeID == f.storeA.id!).all()
+            #expect(reports.map(\.note) == ["Sold out on Saturday"])
+            let stats = try await get(t, "/portal/stores/\(f.storeAID)/stats", cookie: owner)
+            #expect(stats.body.string.contains("Sold out on Saturday"))
+        }
+    }
 }

@@ -1,11 +1,13 @@
 import Fluent
+import OpenAPIRuntime
 import Vapor
 
 /// Store portal pages besides products: the store profile, staff, and stats with open reports.
 enum PortalStorePages {
     static func register(_ store: any RoutesBuilder) {
         store.get("profile", use: profile)
-        store.post("profile", use: saveProfile)
+        store.on(.POST, "profile", body: .collect(maxSize: PortalProductForm.maxBodySize), use: saveProfile)
+        store.post("brand-proposals", use: proposeBrand)
         store.get("staff", use: staff)
         store.post("staff", use: invite)
         store.post("staff", ":memberID", "remove", use: removeStaff)
@@ -26,6 +28,8 @@ enum PortalStorePages {
         var lng: String?
         var opens: [String]?
         var closes: [String]?
+        var logo: File?
+        var cover: File?
     }
 
     struct HoursRow: Encodable {
@@ -42,6 +46,8 @@ enum PortalStorePages {
         var errors: [String: String]
         var formError: String?
         var hours: [HoursRow]
+        var logo: WebImage?
+        var cover: WebImage?
     }
 
     static func profile(_ req: Request) async throws -> Response {
@@ -54,8 +60,10 @@ enum PortalStorePages {
             let entry = store.openingHours.first { $0.weekday == day }
             return HoursRow(weekday: day, day: PublicCatalogPages.weekdays[day - 1], opens: entry?.opens ?? "", closes: entry?.closes ?? "")
         }
+        let info = try await PublicCatalogPages.storeInfo(store, media: MediaService(db: req.db, services: req.atelier))
         return try await req.renderPage("catalog/portal-profile", ProfilePage(
-            page: PageContext(req, title: "\(store.name) · profile"), store: nav, values: values, errors: [:], formError: nil, hours: hours))
+            page: PageContext(req, title: "\(store.name) · profile"), store: nav, values: values, errors: [:], formError: nil, hours: hours,
+            logo: info.logo, cover: info.cover))
             .encodeResponse(for: req)
     }
 
@@ -81,12 +89,27 @@ enum PortalStorePages {
             "website": form.website ?? "", "street": form.street ?? "", "postalCode": form.postalCode ?? "", "city": form.city ?? "",
             "lat": form.lat ?? "", "lng": form.lng ?? "",
         ]
+        let user = try req.requireWebUser()
+        var logoID: UUID?
+        var coverID: UUID?
+        for (field, file) in [("logo", form.logo), ("cover", form.cover)] {
+            guard let file, file.data.readableBytes > 0 else { continue }
+            do {
+                let media = try await MediaService(db: req.db, services: req.atelier).ingest(
+                    .init(uploaderID: try user.requireID(), claimed: ImageFormat.claimed(mediaType: file.contentType?.description, filename: file.filename),
+                          edits: .init(), visibility: .public),
+                    body: HTTPBody(Array(file.data.readableBytesView)))
+                if field == "logo" { logoID = media.id } else { coverID = media.id }
+            } catch let problem as Problem where problem.status.code < 500 {
+                errors.add(field, problem.detail ?? problem.title)
+            }
+        }
         do {
             try errors.throwIfAny()
             let update = StoreService.ProfileUpdate(
                 name: form.name, about: form.about, phone: form.phone, email: form.email, website: form.website, street: form.street,
-                postalCode: form.postalCode, city: form.city, location: (lat!, lng!), openingHours: hours)
-            _ = try await StoreService(db: req.db, services: req.atelier).update(store, with: update, by: try req.requireWebUser())
+                postalCode: form.postalCode, city: form.city, location: (lat!, lng!), openingHours: hours, logoID: logoID, coverID: coverID)
+            _ = try await StoreService(db: req.db, services: req.atelier).update(store, with: update, by: user)
             Flash.set("success", "The store profile is saved.", on: req)
             return req.redirect(to: "/portal/stores/\(nav.id)/profile")
         } catch let problem as Problem where problem.status.code < 500 {
@@ -95,11 +118,25 @@ enum PortalStorePages {
                 fields["hours"] = message
             }
             if let location = fields["location"] { fields["lat"] = location }
+            let info = try await PublicCatalogPages.storeInfo(store, media: MediaService(db: req.db, services: req.atelier))
             return try await req.renderPage("catalog/portal-profile", ProfilePage(
                 page: PageContext(req, title: "\(store.name) · profile"), store: nav, values: values, errors: fields,
-                formError: "Check the fields marked below.", hours: rows))
+                formError: "Check the fields marked below.", hours: rows, logo: info.logo, cover: info.cover))
                 .encodeResponse(status: problem.status, for: req)
         }
+    }
+
+    static func proposeBrand(_ req: Request) async throws -> Response {
+        let (store, nav) = try await PortalRoutes.managedStore(req, section: "products")
+        let name = (try? req.content.get(String.self, at: "name")) ?? ""
+        do {
+            let brand = try await BrandService(db: req.db, services: req.atelier)
+                .create(name: name, logoID: nil, status: .proposed, proposedBy: store.requireID(), by: try req.requireWebUser())
+            Flash.set("success", "\(brand.name) can be used by \(store.name) now, and by everyone once an admin approves it.", on: req)
+        } catch let problem as Problem where problem.status.code < 500 {
+            Flash.set("error", problem.errors.first?.message ?? problem.detail ?? problem.title, on: req)
+        }
+        return req.redirect(to: "/portal/stores/\(nav.id)/products")
     }
 
     struct StaffPage: WebPageContext {

@@ -6,6 +6,22 @@ enum PublicCatalogPages {
     static func register(_ web: any RoutesBuilder) {
         web.get("stores", ":slug", use: storePage)
         web.get("products", ":productID", use: productPage)
+        web.grouped(RequireWebUser()).post("products", ":productID", "unavailable", use: reportUnavailable)
+    }
+
+    /// A signed-in shopper tells the store this is not in the shop any more.
+    static func reportUnavailable(_ req: Request) async throws -> Response {
+        let user = try req.requireWebUser()
+        guard let id = req.parameters.get("productID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("product") }
+        let product = try await ProductCatalog(db: req.db).visibleProduct(id, to: user)
+        do {
+            _ = try await UnavailableReportService(db: req.db, services: req.atelier)
+                .report(product, by: user, note: try? req.content.get(String.self, at: "note"))
+            Flash.set("success", "Thanks, the store will check its rails.", on: req)
+        } catch let problem as Problem where problem.status.code < 500 {
+            Flash.set("info", problem.errors.first?.message ?? problem.detail ?? problem.title, on: req)
+        }
+        return req.redirect(to: "/products/\(id.uuidString.lowercased())")
     }
 
     struct ProductCard: Encodable {
