@@ -75,3 +75,24 @@ struct CatalogAccessTests {
         }
     }
 }
+
+@Suite("Catalog: conditional GETs")
+struct ConditionalGETTests {
+    @Test("public reads carry an ETag and answer 304 to If-None-Match until the thing changes")
+    func etags() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let first = try await t.send(.GET, "/api/v1/stores/\(f.storeAID)")
+            let tag = try #require(first.headers.first(name: .eTag))
+            let again = try await t.send(.GET, "/api/v1/stores/\(f.storeAID)", headers: [("If-None-Match", tag)])
+            #expect(again.status == .notModified)
+            #expect(again.body.readableBytes == 0)
+            let categories = try await t.send(.GET, "/api/v1/categories")
+            #expect(categories.headers.first(name: .eTag) != nil)
+            #expect(try await t.send(.PATCH, "/api/v1/stores/\(f.storeAID)", json: #"{"about":"New"}"#, token: f.ownerA.accessToken).status == .ok)
+            let changed = try await t.send(.GET, "/api/v1/stores/\(f.storeAID)", headers: [("If-None-Match", tag)])
+            #expect(changed.status == .ok)
+            #expect(changed.headers.first(name: .eTag) != tag)
+        }
+    }
+}

@@ -4,6 +4,7 @@ import Vapor
 enum APIRoutes {
     static func register(_ app: Application) throws {
         let api = app.grouped(
+            ConditionalGETMiddleware(),
             JSONBodyLimitMiddleware(maxBytes: app.atelier.config.maxJSONBodyBytes),
             IdempotencyMiddleware(),
             RequestContextMiddleware())

@@ -1,0 +1,31 @@
+import Crypto
+import Vapor
+
+/// Cacheable GETs (spec: API conventions): a 200 JSON answer gets a weak `ETag` made from its
+/// body, and a request presenting that tag in `If-None-Match` gets `304 Not Modified` without the
+/// body. Only JSON is tagged (files and archives have their own validators or none).
+struct ConditionalGETMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let response = try await next.respond(to: request)
+        guard request.method == .GET || request.method == .HEAD, response.status == .ok,
+            response.headers.first(name: .eTag) == nil, response.headers.contentType?.subType == "json"
+        else { return response }
+        // The generated handlers stream even small JSON bodies; read it to hash it.
+        guard let body = try await response.body.collect(on: request.eventLoop).get() else { return response }
+        response.body = .init(buffer: body)
+        let digest = SHA256.hash(data: Data(body.readableBytesView))
+        let tag = "W/\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        response.headers.replaceOrAdd(name: .eTag, value: tag)
+        if response.headers.first(name: .cacheControl) == nil {
+            // Answers may depend on who asks; caches must check before reusing one.
+            response.headers.replaceOrAdd(name: .cacheControl, value: request.headers.bearerAuthorization == nil ? "no-cache" : "private, no-cache")
+        }
+        let presented = request.headers[.ifNoneMatch].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        if presented.contains(tag) || presented.contains("*") {
+            let notModified = Response(status: .notModified, headers: response.headers)
+            notModified.headers.remove(name: .contentLength)
+            return notModified
+        }
+        return response
+    }
+}
