@@ -137,4 +137,41 @@ struct CatalogWebTests {
             #expect(stats.body.string.contains("Sold out on Saturday"))
         }
     }
+
+    @Test("the portal's import page checks a CSV with a bad row, then imports the fixed one with its photos")
+    func importPage() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let owner = try await webSignIn(t, email: f.ownerA.user.email!)
+            let page = try await forms.openForm(t, "/portal/stores/\(f.storeAID)/import", cookie: owner)
+            let zip = try Data(contentsOf: try ProductImportTests.photosZip())
+            func post(csv: Data, mode: String) async throws -> TestingHTTPResponse {
+                let boundary = "atelier-\(UUID().uuidString)"
+                var body = Data()
+                func part(_ name: String, filename: String? = nil, _ data: Data) {
+                    body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\(filename.map { "; filename=\"\($0)\"" } ?? "")\r\n\r\n".utf8))
+                    body.append(data)
+                    body.append(Data("\r\n".utf8))
+                }
+                part("csrfToken", Data(page.csrf.utf8))
+                part("mode", Data(mode.utf8))
+                part("csv", filename: "products.csv", csv)
+                part("photos", filename: "photos.zip", zip)
+                body.append(Data("--\(boundary)--\r\n".utf8))
+                var headers = HTTPHeaders()
+                headers.add(name: .contentType, value: "multipart/form-data; boundary=\(boundary)")
+                headers.add(name: "Cookie", value: owner)
+                headers.add(name: "Accept", value: "text/html")
+                return try await t.app.testing().sendRequest(.POST, "/portal/stores/\(f.storeAID)/import", headers: headers, body: ByteBuffer(data: body))
+            }
+            let checked = try await post(csv: ProductImportTests.csv(f, jeansBrand: "Acme"), mode: "check")
+            #expect(checked.status == .unprocessableEntity)
+            #expect(checked.body.string.contains("no brand named"))
+            #expect(try await Product.query(on: t.app.db).count() == 0)
+            let imported = try await post(csv: ProductImportTests.csv(f, jeansBrand: ""), mode: "import")
+            #expect(imported.status == .ok, "\(imported.body.string.prefix(800))")
+            #expect(imported.body.string.contains("Imported 2 products"))
+            #expect(try await Product.query(on: t.app.db).filter(\.$store.$id == f.storeA.id!).count() == 2)
+        }
+    }
 }

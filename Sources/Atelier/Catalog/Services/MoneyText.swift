@@ -24,19 +24,28 @@ enum MoneyText {
         return "\(minor < 0 ? "-" : "")\(abs(minor) / scale).\(String(format: "%0\(digits)d", abs(minor) % scale))"
     }
 
-    /// Minor units from typed text; nil when it is not a number with at most the currency's decimals.
-    static func minorUnits(_ text: String, currency: String) -> Int? {
-        let cleaned = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "")
-            .replacingOccurrences(of: "\u{00A0}", with: "").replacingOccurrences(of: ",", with: ".")
-        guard cleaned.range(of: #"^-?[0-9]{1,12}(\.[0-9]*)?$"#, options: .regularExpression) != nil else { return nil }
-        let digits = digits(currency)
-        let parts = cleaned.split(separator: ".", omittingEmptySubsequences: false)
-        let fraction = parts.count > 1 ? String(parts[1]) : ""
+    /// "499", "499.5" or "499.00" in major units as minor units of a currency with `digits`
+    /// decimals; nil for anything else, or for more (non-zero) decimals than the currency has.
+    static func minorUnits(_ text: String, digits: Int) -> Int? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        func isNumber(_ part: Substring) -> Bool { !part.isEmpty && part.allSatisfy { ("0"..."9").contains($0) } }
+        guard parts.count <= 2, isNumber(parts[0]), parts[0].count <= 12 else { return nil }
+        var fraction = parts.count == 2 ? parts[1] : "0"
+        guard isNumber(fraction) else { return nil }
+        while fraction.count > digits, fraction.last == "0" { fraction = fraction.dropLast() }
         guard fraction.count <= digits else { return nil }
-        let negative = parts[0].hasPrefix("-")
-        guard let whole = Int(parts[0].replacingOccurrences(of: "-", with: "")) else { return nil }
-        let padded = fraction.padding(toLength: digits, withPad: "0", startingAt: 0)
-        let minor = whole * Int(pow(10, Double(digits))) + (Int(padded) ?? 0)
-        return negative ? -minor : minor
+        let scale = (0..<digits).reduce(1) { value, _ in value * 10 }
+        let padded = fraction + String(repeating: "0", count: digits - fraction.count)
+        return Int(parts[0])! * scale + (Int(padded) ?? 0)
+    }
+
+    /// Minor units from what a person typed in a form: spaces and a decimal comma are allowed,
+    /// and a minus sign is kept so the validator can say "must not be negative".
+    static func minorUnits(_ text: String, currency: String) -> Int? {
+        var cleaned = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "")
+            .replacingOccurrences(of: "\u{00A0}", with: "").replacingOccurrences(of: ",", with: ".")
+        let negative = cleaned.hasPrefix("-")
+        if negative { cleaned.removeFirst() }
+        return minorUnits(cleaned, digits: digits(currency)).map { negative ? -$0 : $0 }
     }
 }

@@ -16,6 +16,7 @@ enum PortalRoutes {
         store.post("products", ":productID", "delete", use: delete)
         PortalProductForm.register(store)
         PortalStorePages.register(store)
+        PortalImportPage.register(store)
     }
 
     /// What every portal page shows: the store, the caller's role, the other stores to switch to.

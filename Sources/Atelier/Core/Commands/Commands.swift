@@ -6,5 +6,6 @@ public enum Commands {
         app.asyncCommands.use(CreateAdminCommand(), as: "create-admin")
         app.asyncCommands.use(SeedDemoCommand(), as: "seed-demo")
         app.asyncCommands.use(BenchMediaCommand(), as: "bench-media")
+        app.asyncCommands.use(ImportProductsCommand(), as: "import-products")
     }
 }
