@@ -1,9 +1,20 @@
 import Atelier
+import Foundation
 import Vapor
 
 @main
 enum Entry {
-    static func main() async throws {
+    static func main() async {
+        do {
+            try await run()
+        } catch {
+            // Already reported (by the command or below); a failed command is an exit status,
+            // not a crash with a backtrace.
+            exit(1)
+        }
+    }
+
+    static func run() async throws {
         var env = try Environment.detect()
         let config = try AppConfig.fromEnvironment()
         LoggingSetup.bootstrap(config: config, environment: &env)
