@@ -64,4 +64,24 @@ struct ProductCounterTests {
             #expect(store.activeProductCount == truth)
         }
     }
+
+    @Test("two products created at once with the same photo: one gets it, the other a 409, never a 500")
+    func samePhotoTwice() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let a = f.ownerA.accessToken
+            let photo = try await t.placeholderPhoto(uploader: f.ownerA.user.id)
+            let json = TestApp.productJSON(category: f.shirts, photos: [photo], status: "active")
+            let codes = try await withThrowingTaskGroup(of: UInt.self) { group in
+                for _ in 0..<4 { group.addTask { try await t.createProduct(in: f.storeAID, token: a, json: json).status.code } }
+                var codes: [UInt] = []
+                for try await code in group { codes.append(code) }
+                return codes.sorted()
+            }
+            #expect(codes.filter { $0 == 201 }.count == 1, "\(codes)")
+            #expect(codes.allSatisfy { $0 == 201 || $0 == 409 || $0 == 422 }, "\(codes)")
+            #expect(try await ProductPhoto.query(on: t.app.db).count() == 1)
+            #expect(try await Store.find(f.storeA.id, on: t.app.db)?.activeProductCount == 1)
+        }
+    }
 }

@@ -147,9 +147,20 @@ struct ProductService {
     }
 
     /// Orders the photos and attaches them (made public: product pages are public and cacheable).
+    /// A photo that another request attached meanwhile is a conflict, and the transaction rolls back.
     private func replacePhotos(of product: Product, with ids: [UUID], on tx: any Database) async throws {
         let productID = try product.requireID()
         try await ProductPhoto.query(on: tx).filter(\.$product.$id == productID).delete()
+        guard !ids.isEmpty else { return }
+        let claimed = try await (tx as! any SQLDatabase).raw("""
+            UPDATE \(ident: Media.schema) SET owner_type = \(bind: Self.mediaOwnerType), owner_id = \(bind: productID),
+            attached_at = \(bind: now), visibility = \(bind: Media.Visibility.public.rawValue)
+            WHERE id IN (\(binds: ids)) AND (owner_type IS NULL OR (owner_type = \(bind: Self.mediaOwnerType) AND owner_id = \(bind: productID)))
+            RETURNING id
+            """).all()
+        guard claimed.count == ids.count else {
+            throw Problem.conflict("A photo was just used for another product; upload it again.", field: "photoIds")
+        }
         for (position, mediaID) in ids.enumerated() {
             let photo = ProductPhoto()
             photo.id = UUID()
@@ -158,11 +169,6 @@ struct ProductService {
             photo.position = position
             try await photo.create(on: tx)
         }
-        guard !ids.isEmpty else { return }
-        try await Media.query(on: tx).filter(\.$id ~~ ids)
-            .set(\.$ownerType, to: Self.mediaOwnerType).set(\.$ownerID, to: productID)
-            .set(\.$attachedAt, to: now).set(\.$visibility, to: Media.Visibility.public.rawValue)
-            .update()
     }
 
     private func deleteMedia(_ ids: [UUID]) async throws {
