@@ -47,4 +47,12 @@ enum CatalogDemoData {
         "red": (180, 30, 40), "pink": (230, 150, 170), "orange": (230, 120, 40), "yellow": (235, 200, 60), "green": (60, 120, 70),
         "blue": (50, 100, 180), "navy": (25, 35, 80), "purple": (110, 60, 140), "gold": (200, 160, 60), "silver": (190, 190, 200),
     ]
+
+    /// What one piece of a category is called in a product title.
+    static let nouns = [
+        "Shirts": "shirt", "T-shirts": "t-shirt", "Blouses": "blouse", "Knitwear": "jumper", "Jeans": "jeans", "Trousers": "trousers",
+        "Skirts": "skirt", "Day dresses": "day dress", "Evening dresses": "evening dress", "Coats": "coat", "Jackets": "jacket",
+        "Sneakers": "sneakers", "Boots": "boots", "Heels": "heels", "Bags": "bag", "Scarves": "scarf", "Jewellery": "necklace",
+        "Chinos": "chinos", "Shorts": "shorts", "Suits": "suit", "Blazers": "blazer", "Belts": "belt", "Hats": "hat",
+    ]
 }

@@ -2,6 +2,7 @@ import CVips
 import Fluent
 import Foundation
 import OpenAPIRuntime
+import SQLKit
 import Vapor
 import VipsShim
 
@@ -60,10 +61,25 @@ struct CatalogDemoSeed {
                 _ = try await ProductService(db: db, services: services).create(in: store, draft: draft, by: staff)
                 created += 1
             }
+            try await seedStats(for: store, random: &random)
             bar.activity.currentProgress = Double(index + 1) / Double(CatalogDemoData.stores.count)
         }
         bar.succeed()
         return created
+    }
+
+    /// Ninety days of made-up views, likes, follows and share visits, so the stats page has a story.
+    private func seedStats(for store: Store, random: inout SeededGenerator) async throws {
+        guard let sql = app.db as? any SQLDatabase else { return }
+        let now = app.atelier.clock.now()
+        let popularity = Int.random(in: 5...60, using: &random)
+        for daysAgo in 0..<90 {
+            let weekend = (daysAgo % 7) < 2 ? 2 : 1
+            try await StoreStatsService.bump(
+                storeID: try store.requireID(), day: StatsDay.string(now.addingTimeInterval(-Double(daysAgo) * 86_400)),
+                views: Int.random(in: 0...popularity * weekend, using: &random), shareVisits: Int.random(in: 0...popularity / 10, using: &random),
+                likes: Int.random(in: 0...popularity / 4, using: &random), follows: Int.random(in: 0...3, using: &random), on: sql)
+        }
     }
 
     struct Leaf {
@@ -88,7 +104,7 @@ struct CatalogDemoSeed {
                 }
                 for name in names {
                     let leaf = try await service.create(name: name, gender: top.gender, parentID: node.id)
-                    let noun = name.hasSuffix("s") && !name.hasSuffix("ss") ? String(name.dropLast()).lowercased() : name.lowercased()
+                    let noun = CatalogDemoData.nouns[name] ?? name.lowercased()
                     leaves.append(Leaf(id: leaf.id!, gender: top.gender, noun: noun, shape: shape))
                 }
             }

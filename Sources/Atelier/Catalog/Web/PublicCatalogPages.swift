@@ -47,13 +47,13 @@ enum PublicCatalogPages {
         var id: String
         var name: String
         var slug: String
-        var about: String
+        var about: String?
         var street: String
         var postalCode: String
         var city: String
-        var phone: String
-        var email: String
-        var website: String
+        var phone: String?
+        var email: String?
+        var website: String?
         var mapURL: String
         var hours: [HoursLine]
         var followerCount: Int
@@ -77,14 +77,14 @@ enum PublicCatalogPages {
     struct ProductDetail: Encodable {
         var id: String
         var title: String
-        var description: String
+        var description: String?
         var brand: String?
         var trail: [String]
         var price: String
         var originalPrice: String?
         var colors: [String]
-        var colorName: String
-        var fabric: String
+        var colorName: String?
+        var fabric: String?
         var styles: [String]
         var sizes: [SizeLine]
         var photos: [WebImage]
@@ -125,10 +125,10 @@ enum PublicCatalogPages {
             await req.atelier.catalogCounters.add(kind, productID: id, storeID: product.$store.id)
         }
         let detail = ProductDetail(
-            id: id.uuidString.lowercased(), title: product.title, description: product.description, brand: view.brand?.name,
+            id: id.uuidString.lowercased(), title: product.title, description: product.description.nilIfEmpty, brand: view.brand?.name,
             trail: view.trail, price: MoneyText.format(product.priceMinor, product.currency),
             originalPrice: product.originalPriceMinor.map { MoneyText.format($0, product.currency) },
-            colors: product.colors, colorName: product.colorName, fabric: product.fabric, styles: product.styles,
+            colors: product.colors, colorName: product.colorName.nilIfEmpty, fabric: product.fabric.nilIfEmpty, styles: product.styles,
             sizes: view.variants.map { SizeLine(size: $0.size, color: $0.color, inStock: $0.stock > 0) },
             photos: view.photos.enumerated().compactMap { index, photo in
                 WebImage(photo, alt: "\(product.title), photo \(index + 1) of \(view.photos.count)", service: media, preferredWidth: 750)
@@ -161,8 +161,9 @@ enum PublicCatalogPages {
             return HoursLine(day: weekdays[weekday - 1], times: periods.isEmpty ? "Closed" : periods.joined(separator: ", "))
         }
         return StoreInfo(
-            id: store.id!.uuidString, name: store.name, slug: store.slug, about: store.about, street: store.street,
-            postalCode: store.postalCode, city: store.city, phone: store.phone, email: store.email, website: store.website,
+            id: store.id!.uuidString, name: store.name, slug: store.slug, about: store.about.nilIfEmpty, street: store.street,
+            postalCode: store.postalCode, city: store.city, phone: store.phone.nilIfEmpty, email: store.email.nilIfEmpty,
+            website: store.website.nilIfEmpty,
             mapURL: "https://www.openstreetmap.org/?mlat=\(store.lat)&mlon=\(store.lng)#map=17/\(store.lat)/\(store.lng)",
             hours: hours.isEmpty ? [] : lines, followerCount: store.followerCount, activeProductCount: store.activeProductCount,
             logo: WebImage(images.first { $0.id == store.logoMediaID }, alt: "\(store.name) logo", service: media, preferredWidth: 270),
