@@ -57,20 +57,24 @@ else
 fi
 
 # A drop-in in conf.d (Debian's postgresql.conf includes it) keeps the
-# packaged config untouched.
+# packaged config untouched. The test suite starts many apps at once, each
+# with its own connection pool: the default 100 connections run out.
+MAX_CONNECTIONS=600
 confdir="/etc/postgresql/$version/$cluster"
-if ! grep -qs "^listen_addresses = '127.0.0.1'" "$confdir/conf.d/atelier.conf"; then
+dropin="$confdir/conf.d/atelier.conf"
+if ! grep -qs "^listen_addresses = '127.0.0.1'" "$dropin" || ! grep -qs "^max_connections = $MAX_CONNECTIONS" "$dropin"; then
   install -d "$confdir/conf.d"
-  printf "# Written by Atelier's scripts/start-postgres.sh\nlisten_addresses = '127.0.0.1'\n" \
-    > "$confdir/conf.d/atelier.conf"
+  printf "# Written by Atelier's scripts/start-postgres.sh\nlisten_addresses = '127.0.0.1'\nmax_connections = %s\n" \
+    "$MAX_CONNECTIONS" > "$dropin"
 fi
 port="$(pg_conftool -s "$version" "$cluster" show port)"
 status="$(pg_lsclusters -h | awk -v v="$version" -v c="$cluster" '$1==v && $2==c {print $4}')"
 
 if [ "$status" = online ]; then
   listening="$(as_postgres psql -p "$port" -XAtqc 'SHOW listen_addresses' postgres)"
-  if [ "$listening" != 127.0.0.1 ]; then
-    log "restarting $version/$cluster to listen on 127.0.0.1 only (was '$listening')"
+  connections="$(as_postgres psql -p "$port" -XAtqc 'SHOW max_connections' postgres)"
+  if [ "$listening" != 127.0.0.1 ] || [ "$connections" != "$MAX_CONNECTIONS" ]; then
+    log "restarting $version/$cluster: listen on 127.0.0.1 only (was '$listening'), $MAX_CONNECTIONS connections (was $connections)"
     pg_ctlcluster "$version" "$cluster" restart >&2
   else
     log "$version/$cluster already running on port $port"
