@@ -41,7 +41,7 @@ extension Components.Schemas.Brand {
     init(_ brand: Brand, images: CatalogImages) {
         self.init(
             id: brand.id!.uuidString, name: brand.name, slug: brand.slug, logo: images.image(brand.logoMediaID),
-            status: .init(rawValue: brand.status) ?? .approved)
+            status: .init(rawValue: brand.status) ?? .approved, followerCount: brand.followerCount)
     }
 }
 

@@ -13,6 +13,7 @@ final class Brand: Model, @unchecked Sendable {
     @OptionalField(key: "logo_media_id") var logoMediaID: UUID?
     @Field(key: "status") var status: String
     @OptionalField(key: "proposed_by_store_id") var proposedByStoreID: UUID?
+    @Field(key: "follower_count") var followerCount: Int
     @Field(key: "created_at") var createdAt: Date
 
     init() {}

@@ -33,6 +33,7 @@ struct BrandService {
         brand.slug = slug
         brand.status = status.rawValue
         brand.proposedByStoreID = storeID
+        brand.followerCount = 0
         brand.createdAt = now
         try await setLogo(logoID, of: brand, by: user)
         try await brand.create(on: db)

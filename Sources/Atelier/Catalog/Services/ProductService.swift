@@ -7,9 +7,6 @@ import SQLKit
 /// counter stays exact under concurrent requests.
 struct ProductService {
     static let mediaOwnerType = "product"
-    /// The random spread of the feed sort key around the creation time (discovery.md).
-    static let feedSpread: TimeInterval = 6 * 3600
-
     let db: any Database
     let services: AtelierServices
 
@@ -23,10 +20,10 @@ struct ProductService {
         product.$store.id = storeID
         product.likeCount = 0
         product.createdAt = now
-        product.feedSortKey = now.timeIntervalSince1970 + Double.random(in: -Self.feedSpread...Self.feedSpread)
+        product.feedSortKey = try await FeedSortKey(db: db, spreadHours: services.config.feedSpreadHours).draw(storeID: storeID, at: now)
         apply(draft, to: product)
         product.status = draft.status.rawValue
-        try await db.transaction { tx in
+        try await services.writeTransaction(on: db) { tx in
             try await product.create(on: tx)
             try await replaceVariants(of: product, with: draft.variants, on: tx)
             try await replacePhotos(of: product, with: draft.photoIDs, on: tx)
@@ -41,7 +38,7 @@ struct ProductService {
             .validate(input, storeID: product.$store.id, product: product, uploaderID: user.requireID())
         let dropped = try await photoIDs(of: product).filter { !draft.photoIDs.contains($0) }
         apply(draft, to: product)
-        try await db.transaction { tx in
+        try await services.writeTransaction(on: db) { tx in
             try await product.save(on: tx)
             try await replaceVariants(of: product, with: draft.variants, on: tx)
             try await replacePhotos(of: product, with: draft.photoIDs, on: tx)
@@ -61,7 +58,7 @@ struct ProductService {
     func setStatus(_ product: Product, to status: Product.Status) async throws -> Product {
         let productID = try product.requireID()
         let previous: Product.Status = status == .active ? .inactive : .active
-        try await db.transaction { tx in
+        try await services.writeTransaction(on: db) { tx in
             let tsql = tx as! any SQLDatabase
             let changed = try await tsql.raw("""
                 UPDATE \(ident: Product.schema) SET status = \(bind: status.rawValue), updated_at = \(bind: now)
@@ -78,7 +75,7 @@ struct ProductService {
     func delete(_ product: Product) async throws {
         let productID = try product.requireID()
         let photos = try await photoIDs(of: product)
-        try await db.transaction { tx in
+        try await services.writeTransaction(on: db) { tx in
             let deleted = try await (tx as! any SQLDatabase).raw("""
                 DELETE FROM \(ident: Product.schema) WHERE id = \(bind: productID) RETURNING status
                 """).all()

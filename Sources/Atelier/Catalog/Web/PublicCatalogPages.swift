@@ -108,8 +108,11 @@ enum PublicCatalogPages {
         let products = try await ProductCatalog(db: req.db).storeProducts(store.requireID(), status: .active, page: page)
         let media = MediaService(db: req.db, services: req.atelier)
         let cards = try await productCards(products.items, req: req, media: media)
+        var context = PageContext(req, title: store.name)
+        let cover: Media? = if let id = store.coverMediaID { try await Media.find(id, on: req.db) } else { nil }
+        context.share = ShareMeta.store(store, cover: cover, service: media, config: req.atelier.config)
         return try await req.renderPage("catalog/store", StorePage(
-            page: PageContext(req, title: store.name), store: try await storeInfo(store, media: media), products: cards,
+            page: context, store: try await storeInfo(store, media: media), products: cards,
             nextCursor: products.nextCursor, canManage: try await access.canManage(store, user: user)))
     }
 
@@ -134,8 +137,10 @@ enum PublicCatalogPages {
                 WebImage(photo, alt: "\(product.title), photo \(index + 1) of \(view.photos.count)", service: media, preferredWidth: 750)
             },
             minAge: product.minAge, externalURL: product.externalURL, isActive: product.isActive)
+        var context = PageContext(req, title: product.title)
+        context.share = ShareMeta.product(view, service: media, config: req.atelier.config)
         return try await req.renderPage("catalog/product", ProductPage(
-            page: PageContext(req, title: product.title), product: detail, store: try await storeInfo(view.store, media: media),
+            page: context, product: detail, store: try await storeInfo(view.store, media: media),
             canManage: try await StoreAccess(db: req.db).canManage(view.store, user: user)))
     }
 

@@ -58,6 +58,18 @@ public struct AppConfig: Sendable {
     public var maxJSONBodyBytes: Int
     /// Background loops (mail delivery, clean-up). Tests turn them off and drive the work by hand.
     public var runsBackgroundWorkers: Bool = true
+    /// The random spread of a product's feed sort key around its creation time (discovery.md).
+    public var feedSpreadHours: Int = 6
+    /// The apps that shared links open (smart app banner, Universal Links, App Links).
+    public var appLinks = AppLinks()
+
+    public struct AppLinks: Sendable {
+        public var appleAppStoreID: String?
+        /// `TEAMID.bundle.id` of each iOS app.
+        public var appleAppIDs: [String] = []
+        public var androidPackage: String?
+        public var androidCertFingerprints: [String] = []
+    }
     public var loginFailuresPerMinute: Int
     public var mediaStore: MediaStoreKind
     public var s3: S3
@@ -95,7 +107,7 @@ public struct AppConfig: Sendable {
         let mailerRaw = value("MAILER") ?? "log"
         guard let mailer = MailerKind(rawValue: mailerRaw) else { throw ConfigError.invalid("MAILER", mailerRaw) }
 
-        return AppConfig(
+        var config = AppConfig(
             dataDirectory: dataDirectory,
             database: try parseDatabaseURL(value("DATABASE_URL"), dataDirectory: dataDirectory),
             databasePoolSize: try int("DATABASE_POOL_SIZE", 8),
@@ -148,6 +160,12 @@ public struct AppConfig: Sendable {
                 jwksURL: value("AUTH_FACEBOOK_JWKS_URL") ?? "https://limited.facebook.com/.well-known/oauth/openid/jwks/",
                 jwks: value("AUTH_FACEBOOK_JWKS"))
         )
+        config.feedSpreadHours = try int("FEED_SPREAD_HOURS", 6)
+        config.appLinks = AppLinks(
+            appleAppStoreID: value("APPLE_APP_STORE_ID"), appleAppIDs: list("APPLE_APP_IDS"),
+            androidPackage: value("ANDROID_APP_PACKAGE"), androidCertFingerprints: list("ANDROID_CERT_FINGERPRINTS"))
+        guard (0...72).contains(config.feedSpreadHours) else { throw ConfigError.invalid("FEED_SPREAD_HOURS", "\(config.feedSpreadHours)") }
+        return config
     }
 
     static func parseDatabaseURL(_ raw: String?, dataDirectory: String) throws -> Database {

@@ -48,6 +48,7 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
     try APIRoutes.register(app)
     MediaDeliveryRoutes.register(app)
     WebRoutes.register(app)
+    AppLinkRoutes.register(app)
 
     if let s3 = app.atelier.media.store as? S3MediaStore { try await s3.createBucketIfMissing() }
     if config.runsBackgroundWorkers { app.lifecycle.use(BackgroundWorkers()) }
@@ -67,5 +68,6 @@ enum Migrations {
         app.migrations.add(CreateIdempotencyRecords())
         app.migrations.add(CreateMedia())
         app.migrations.add(CreateCatalog())
+        app.migrations.add(CreateDiscovery())
     }
 }

@@ -13,6 +13,8 @@ public final class AtelierServices: Sendable {
     let socialVerifier: SocialTokenVerifier
     let media: MediaLibrary
     let catalogCounters: CatalogCounters
+    /// One SQLite write transaction at a time (see `writeTransaction`).
+    let sqliteWriters = AsyncSemaphore(permits: 1)
 
     init(
         config: AppConfig, clock: any AppClock, secrets: Secrets, accessTokens: AccessTokenIssuer,

@@ -17,6 +17,8 @@ enum WebRoutes {
 /// What every page template gets; pages add their own fields next to it.
 struct PageContext: Encodable {
     var title: String
+    /// Link-preview tags for pages people share (products, stores, boards).
+    var share: ShareMeta?
     var user: WebUser?
     var csrfToken: String
     var flash: Flash?

@@ -1,0 +1,16 @@
+import Fluent
+import SQLKit
+
+extension AtelierServices {
+    /// A transaction that writes. On SQLite, write transactions of this process take turns:
+    /// SQLite lets one writer in at a time anyway, and sqlite-nio's busy handler waits for the lock
+    /// by spinning on a thread-pool thread, so many concurrent writers on several connections can
+    /// starve the pool until the connection timeout (seen with 100 concurrent likes). Waiting here
+    /// costs no thread. PostgreSQL runs them side by side.
+    func writeTransaction<T: Sendable>(on db: any Database, _ body: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
+        guard !db.inTransaction, (db as? any SQLDatabase)?.dialect.name == "sqlite" else {
+            return try await db.transaction(body)
+        }
+        return try await sqliteWriters.run { try await db.transaction(body) }
+    }
+}

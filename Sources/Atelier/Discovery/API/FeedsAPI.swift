@@ -1,0 +1,31 @@
+import AtelierAPI
+import Foundation
+import Vapor
+
+/// The following and discover feeds.
+extension APIHandler {
+    func getFollowingFeed(_ input: Operations.GetFollowingFeed.Input) async throws -> Operations.GetFollowingFeed.Output {
+        let q = input.query
+        let overrides = FeedFilters.Overrides(
+            gender: q.gender, radiusKm: q.radiusKm, lat: q.lat, lng: q.lng, city: q.city, uploadedWithin: q.uploadedWithin)
+        return .ok(.init(body: .json(try await feedBody(.following, overrides, asOf: q.asOf, cursor: q.cursor, limit: q.limit))))
+    }
+
+    func getDiscoverFeed(_ input: Operations.GetDiscoverFeed.Input) async throws -> Operations.GetDiscoverFeed.Output {
+        let q = input.query
+        let overrides = FeedFilters.Overrides(
+            gender: q.gender, radiusKm: q.radiusKm, lat: q.lat, lng: q.lng, city: q.city, uploadedWithin: q.uploadedWithin)
+        return .ok(.init(body: .json(try await feedBody(.discover, overrides, asOf: q.asOf, cursor: q.cursor, limit: q.limit))))
+    }
+
+    private func feedBody(_ kind: FeedService.Kind, _ overrides: FeedFilters.Overrides, asOf: Date?, cursor: String?, limit: Int?)
+        async throws -> Components.Schemas.FeedPage
+    {
+        let req = try request()
+        let user = try await req.requireCaller().user
+        let filters = try FeedFilters.resolve(for: user, overriding: overrides)
+        let page = try await FeedService(db: req.db, services: services)
+            .page(kind, for: user, filters: filters, asOf: asOf, cursor: cursor, limit: limit)
+        return .init(items: try await productBodies(page.items, req), nextCursor: page.nextCursor, asOf: page.asOf)
+    }
+}

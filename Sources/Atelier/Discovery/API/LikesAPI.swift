@@ -1,0 +1,35 @@
+import AtelierAPI
+import Fluent
+import Foundation
+import Vapor
+
+/// Likes and the lookbook.
+extension APIHandler {
+    func likeProduct(_ input: Operations.LikeProduct.Input) async throws -> Operations.LikeProduct.Output {
+        let (req, user, product) = try await likeTarget(input.path.productId)
+        let count = try await LikeService(db: req.db, services: services).like(product, by: user)
+        return .ok(.init(body: .json(.init(liked: true, likeCount: count))))
+    }
+
+    func unlikeProduct(_ input: Operations.UnlikeProduct.Input) async throws -> Operations.UnlikeProduct.Output {
+        let (req, user, product) = try await likeTarget(input.path.productId)
+        let count = try await LikeService(db: req.db, services: services).unlike(product, by: user)
+        return .ok(.init(body: .json(.init(liked: false, likeCount: count))))
+    }
+
+    func getLookbook(_ input: Operations.GetLookbook.Input) async throws -> Operations.GetLookbook.Output {
+        let req = try request()
+        let user = try await req.requireCaller().user
+        let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
+        let likes = try await LikeService(db: req.db, services: services).lookbook(of: user, page: page)
+        return .ok(.init(body: .json(.init(items: try await productBodies(likes.items.map(\.product), req), nextCursor: likes.nextCursor))))
+    }
+
+    /// A product the signed-in caller may see (an unknown or hidden one is a 404).
+    private func likeTarget(_ rawID: String) async throws -> (Request, User, Product) {
+        let req = try request()
+        let user = try await req.requireCaller().user
+        let product = try await ProductCatalog(db: req.db).visibleProduct(try CatalogParameters.id(rawID, "product"), to: user)
+        return (req, user, product)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// What a feed shows (discovery.md): the user's saved preferences, each of which a request may
+/// override (to shop for someone else).
+struct FeedFilters: Sendable, Equatable {
+    enum Place: Sendable, Equatable {
+        case radius(lat: Double, lng: Double, km: Int)
+        case city(String)
+    }
+
+    enum UploadedWithin: String, Sendable, CaseIterable { case today, week, month, any }
+
+    /// `women` or `men` (unisex products are in both); nil for all.
+    var gender: String?
+    var place: Place?
+    var uploadedWithin: UploadedWithin = .any
+
+    /// A request's overrides, as given in the query string.
+    struct Overrides: Sendable {
+        var gender: String?
+        var radiusKm: Int?
+        var lat: Double?
+        var lng: Double?
+        var city: String?
+        var uploadedWithin: String?
+    }
+
+    /// The user's saved filters with the request's overrides applied; bad overrides are a 422
+    /// naming each one.
+    static func resolve(for user: User, overriding o: Overrides) throws -> FeedFilters {
+        var errors = FieldErrors()
+        var filters = FeedFilters()
+        let gender = o.gender ?? user.genderPreference
+        switch gender {
+        case "women", "men": filters.gender = gender
+        case "all": filters.gender = nil
+        default: errors.add("gender", "must be women, men or all")
+        }
+        if let radius = o.radiusKm, !AccountRules.radiusChoices.contains(radius) {
+            errors.add("radiusKm", "must be 1, 5, 10 or 50")
+        }
+        if (o.lat == nil) != (o.lng == nil) { errors.add(o.lat == nil ? "lat" : "lng", "must be given together with \(o.lat == nil ? "lng" : "lat")") }
+        if let lat = o.lat, !(-90...90).contains(lat) { errors.add("lat", "must be between -90 and 90") }
+        if let lng = o.lng, !(-180...180).contains(lng) { errors.add("lng", "must be between -180 and 180") }
+        if let raw = o.uploadedWithin {
+            if let within = UploadedWithin(rawValue: raw) { filters.uploadedWithin = within } else {
+                errors.add("uploadedWithin", "must be today, week, month or any")
+            }
+        }
+        try errors.throwIfAny()
+
+        let radius = o.radiusKm ?? user.radiusKm
+        if let city = o.city?.trimmingCharacters(in: .whitespaces), !city.isEmpty {
+            filters.place = .city(city)
+        } else if let lat = o.lat, let lng = o.lng {
+            filters.place = .radius(lat: lat, lng: lng, km: radius)
+        } else if let lat = user.homeLat, let lng = user.homeLng {
+            filters.place = .radius(lat: lat, lng: lng, km: radius)
+        } else if let city = user.homeCity, !city.isEmpty {
+            filters.place = .city(city)
+        }
+        return filters
+    }
+
+    /// The earliest creation time `uploadedWithin` lets in; "today" starts at the user's local midnight.
+    func uploadedSince(now: Date, timeZone: TimeZone) -> Date? {
+        switch uploadedWithin {
+        case .any: return nil
+        case .today:
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            return calendar.startOfDay(for: now)
+        case .week: return now.addingTimeInterval(-7 * 86_400)
+        case .month: return now.addingTimeInterval(-30 * 86_400)
+        }
+    }
+
+    /// Genders of products that fit: the chosen one and unisex.
+    var productGenders: [String]? {
+        gender.map { [$0, "unisex"] }
+    }
+}
+
+/// Great-circle distance on a spherical Earth, good to well under 0.5 % at city scale.
+enum Geo {
+    static let earthRadiusKm = 6371.0088
+
+    static func distanceKm(lat1: Double, lng1: Double, lat2: Double, lng2: Double) -> Double {
+        let rad = Double.pi / 180
+        let dLat = (lat2 - lat1) * rad
+        let dLng = (lng2 - lng1) * rad
+        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLng / 2) * sin(dLng / 2)
+        return 2 * earthRadiusKm * asin(min(1, sqrt(a)))
+    }
+}

@@ -1,0 +1,122 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// The following and discover feeds (discovery.md). Following: active products of the stores and
+/// brands the user follows. Discover: active products the following feed would not show. Both
+/// honour the user's filters and page through one `asOf` snapshot in sort-key order.
+struct FeedService {
+    enum Kind: Sendable { case following, discover }
+
+    struct FeedPage: Sendable {
+        var items: [Product]
+        var nextCursor: String?
+        var asOf: Date
+    }
+
+    let db: any Database
+    let services: AtelierServices
+
+    func page(_ kind: Kind, for user: User, filters: FeedFilters, asOf requestedAsOf: Date?, cursor rawCursor: String?, limit: Int?)
+        async throws -> FeedPage
+    {
+        let page = try PageRequest(limit: limit, cursor: nil)
+        let cursor = try rawCursor.map(FeedCursor.decode)
+        let now = services.clock.now()
+        let asOfMilliseconds = cursor?.asOfMilliseconds ?? FeedCursor.milliseconds(min(requestedAsOf ?? now, now))
+        let asOf = Date(timeIntervalSince1970: Double(asOfMilliseconds) / 1000)
+        let userID = try user.requireID()
+
+        let follows = FollowService(db: db, services: services)
+        let storeIDs = try await follows.followedIDs(.store, by: userID)
+        let brandIDs = try await follows.followedIDs(.brand, by: userID)
+        if kind == .following, storeIDs.isEmpty, brandIDs.isEmpty { return FeedPage(items: [], nextCursor: nil, asOf: asOf) }
+        let nearby = try await storesInPlace(filters.place)
+        if let nearby, nearby.isEmpty { return FeedPage(items: [], nextCursor: nil, asOf: asOf) }
+
+        var query: SQLQueryString = """
+            SELECT p.id, p.feed_sort_key FROM \(ident: Product.schema) p
+            WHERE p.status = \(bind: Product.Status.active.rawValue)
+            AND p.created_at < \(bind: asOf.addingTimeInterval(1))
+            """
+        if let nearby {
+            query.appendInterpolation(unsafeRaw: "\nAND p.store_id IN (")
+            query.appendInterpolation(binds: nearby)
+            query.appendInterpolation(unsafeRaw: ")")
+        } else {
+            query.appendInterpolation(unsafeRaw: "\nAND p.store_id IN (SELECT s.id FROM \(Store.schema) s WHERE s.status = ")
+            query.appendInterpolation(bind: Store.Status.active.rawValue)
+            query.appendInterpolation(unsafeRaw: ")")
+        }
+        switch kind {
+        case .following:
+            // The store ids or the brand ids (one list may be empty; at least one is not).
+            query.appendInterpolation(unsafeRaw: "\nAND (")
+            if !storeIDs.isEmpty {
+                query.appendInterpolation(unsafeRaw: "p.store_id IN (")
+                query.appendInterpolation(binds: storeIDs)
+                query.appendInterpolation(unsafeRaw: brandIDs.isEmpty ? ")" : ") OR ")
+            }
+            if !brandIDs.isEmpty {
+                query.appendInterpolation(unsafeRaw: "p.brand_id IN (")
+                query.appendInterpolation(binds: brandIDs)
+                query.appendInterpolation(unsafeRaw: ")")
+            }
+            query.appendInterpolation(unsafeRaw: ")")
+        case .discover:
+            if !storeIDs.isEmpty {
+                query.appendInterpolation(unsafeRaw: "\nAND p.store_id NOT IN (")
+                query.appendInterpolation(binds: storeIDs)
+                query.appendInterpolation(unsafeRaw: ")")
+            }
+            if !brandIDs.isEmpty {
+                query.appendInterpolation(unsafeRaw: "\nAND (p.brand_id IS NULL OR p.brand_id NOT IN (")
+                query.appendInterpolation(binds: brandIDs)
+                query.appendInterpolation(unsafeRaw: "))")
+            }
+        }
+        if let genders = filters.productGenders {
+            query.appendInterpolation(unsafeRaw: "\nAND p.gender IN (")
+            query.appendInterpolation(binds: genders)
+            query.appendInterpolation(unsafeRaw: ")")
+        }
+        if let since = filters.uploadedSince(now: now, timeZone: TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!) {
+            query.appendInterpolation(unsafeRaw: "\nAND p.created_at >= ")
+            query.appendInterpolation(bind: since)
+        }
+        if let cursor {
+            query.appendInterpolation(unsafeRaw: "\nAND (p.feed_sort_key < ")
+            query.appendInterpolation(bind: cursor.sortKey)
+            query.appendInterpolation(unsafeRaw: " OR (p.feed_sort_key = ")
+            query.appendInterpolation(bind: cursor.sortKey)
+            query.appendInterpolation(unsafeRaw: " AND p.id < ")
+            query.appendInterpolation(bind: cursor.id)
+            query.appendInterpolation(unsafeRaw: "))")
+        }
+        query.appendInterpolation(unsafeRaw: "\nORDER BY p.feed_sort_key DESC, p.id DESC LIMIT \(page.limit + 1)")
+
+        let rows = try await (db as! any SQLDatabase).raw(query).all()
+        let keys = try rows.map { (id: try $0.decode(column: "id", as: UUID.self), key: try $0.decode(column: "feed_sort_key", as: Double.self)) }
+        let products = try await Product.query(on: db).filter(\.$id ~~ keys.map(\.id)).all()
+        let ordered = keys.prefix(page.limit).compactMap { key in products.first { $0.id == key.id } }
+        let next = keys.count > page.limit ? keys[page.limit - 1] : nil
+        return FeedPage(
+            items: ordered,
+            nextCursor: next.map { FeedCursor(asOfMilliseconds: asOfMilliseconds, sortKey: $0.key, id: $0.id).encoded },
+            asOf: asOf)
+    }
+
+    /// The active stores within the place, or nil when there is no place filter. Stores are few
+    /// (hundreds), so distances are computed here, exactly, and the feed query gets their ids.
+    private func storesInPlace(_ place: FeedFilters.Place?) async throws -> [UUID]? {
+        guard let place else { return nil }
+        let stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue)
+            .field(\.$id).field(\.$lat).field(\.$lng).field(\.$city).all()
+        switch place {
+        case .radius(let lat, let lng, let km):
+            return stores.filter { Geo.distanceKm(lat1: lat, lng1: lng, lat2: $0.lat, lng2: $0.lng) <= Double(km) }.compactMap(\.id)
+        case .city(let city):
+            return stores.filter { $0.city.caseInsensitiveCompare(city) == .orderedSame }.compactMap(\.id)
+        }
+    }
+}
