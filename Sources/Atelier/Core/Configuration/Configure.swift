@@ -69,5 +69,6 @@ enum Migrations {
         app.migrations.add(CreateMedia())
         app.migrations.add(CreateCatalog())
         app.migrations.add(CreateDiscovery())
+        app.migrations.add(CreateWishlist())
     }
 }
