@@ -41,6 +41,7 @@ enum PublicCatalogPages {
         var products: [ProductCard]
         var nextCursor: String?
         var canManage: Bool
+        var following: Bool
     }
 
     struct StoreInfo: Encodable {
@@ -72,6 +73,7 @@ enum PublicCatalogPages {
         var product: ProductDetail
         var store: StoreInfo
         var canManage: Bool
+        var liked: Bool
     }
 
     struct ProductDetail: Encodable {
@@ -113,7 +115,8 @@ enum PublicCatalogPages {
         context.share = ShareMeta.store(store, cover: cover, service: media, config: req.atelier.config)
         return try await req.renderPage("catalog/store", StorePage(
             page: context, store: try await storeInfo(store, media: media), products: cards,
-            nextCursor: products.nextCursor, canManage: try await access.canManage(store, user: user)))
+            nextCursor: products.nextCursor, canManage: try await access.canManage(store, user: user),
+            following: try await DiscoveryWebRoutes.follows(store.requireID(), user: user, on: req.db)))
     }
 
     static func productPage(_ req: Request) async throws -> View {
@@ -141,7 +144,8 @@ enum PublicCatalogPages {
         context.share = ShareMeta.product(view, service: media, config: req.atelier.config)
         return try await req.renderPage("catalog/product", ProductPage(
             page: context, product: detail, store: try await storeInfo(view.store, media: media),
-            canManage: try await StoreAccess(db: req.db).canManage(view.store, user: user)))
+            canManage: try await StoreAccess(db: req.db).canManage(view.store, user: user),
+            liked: try await DiscoveryWebRoutes.likes(id, user: user, on: req.db)))
     }
 
     static func productCards(_ products: [Product], req: Request, media: MediaService) async throws -> [ProductCard] {

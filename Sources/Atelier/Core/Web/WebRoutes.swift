@@ -11,6 +11,7 @@ enum WebRoutes {
         PublicCatalogPages.register(web)
         PortalRoutes.register(web)
         AdminCatalogPages.register(web)
+        DiscoveryWebRoutes.register(web)
     }
 }
 

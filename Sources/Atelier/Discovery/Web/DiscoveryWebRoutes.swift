@@ -1,0 +1,96 @@
+import Fluent
+import Vapor
+
+/// The shopper's pages: the following and discover feeds, the lookbook, and the like and follow
+/// buttons on product and store pages (plain forms, so they work without JavaScript).
+enum DiscoveryWebRoutes {
+    static func register(_ web: any RoutesBuilder) {
+        let signedIn = web.grouped(RequireWebUser())
+        signedIn.get("feed", use: feedPage)
+        signedIn.get("lookbook", use: lookbookPage)
+        signedIn.post("products", ":productID", "like", use: { try await like($0, liked: true) })
+        signedIn.post("products", ":productID", "unlike", use: { try await like($0, liked: false) })
+        signedIn.post("stores", ":slug", "follow", use: { try await follow($0, following: true) })
+        signedIn.post("stores", ":slug", "unfollow", use: { try await follow($0, following: false) })
+    }
+
+    struct FeedPage: WebPageContext {
+        var page: PageContext
+        var tab: String
+        var products: [PublicCatalogPages.ProductCard]
+        var nextCursor: String?
+        var filtersNote: String
+    }
+
+    struct LookbookPage: WebPageContext {
+        var page: PageContext
+        var products: [PublicCatalogPages.ProductCard]
+        var nextCursor: String?
+    }
+
+    /// `/feed?tab=following|discover`, with the filters saved in the settings; "More" follows the cursor.
+    static func feedPage(_ req: Request) async throws -> View {
+        let user = try req.requireWebUser()
+        let tab = req.query[String.self, at: "tab"] == "discover" ? "discover" : "following"
+        let filters = try FeedFilters.resolve(for: user, overriding: .init())
+        let page = try await FeedService(db: req.db, services: req.atelier).page(
+            tab == "discover" ? .discover : .following, for: user, filters: filters, asOf: nil,
+            cursor: req.query[String.self, at: "cursor"], limit: 24)
+        let cards = try await PublicCatalogPages.productCards(page.items, req: req, media: MediaService(db: req.db, services: req.atelier))
+        return try await req.renderPage("discovery/feed", FeedPage(
+            page: PageContext(req, title: tab == "discover" ? "Discover" : "Following"), tab: tab, products: cards,
+            nextCursor: page.nextCursor, filtersNote: describe(filters)))
+    }
+
+    static func lookbookPage(_ req: Request) async throws -> View {
+        let user = try req.requireWebUser()
+        let page = try PageRequest(limit: 24, cursor: req.query[String.self, at: "cursor"])
+        let likes = try await LikeService(db: req.db, services: req.atelier).lookbook(of: user, page: page)
+        let cards = try await PublicCatalogPages.productCards(likes.items.map(\.product), req: req, media: MediaService(db: req.db, services: req.atelier))
+        return try await req.renderPage("discovery/lookbook", LookbookPage(page: PageContext(req, title: "Your lookbook"), products: cards, nextCursor: likes.nextCursor))
+    }
+
+    static func like(_ req: Request, liked: Bool) async throws -> Response {
+        let user = try req.requireWebUser()
+        guard let id = req.parameters.get("productID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("product") }
+        let product = try await ProductCatalog(db: req.db).visibleProduct(id, to: user)
+        let likes = LikeService(db: req.db, services: req.atelier)
+        if liked { try await likes.like(product, by: user) } else { try await likes.unlike(product, by: user) }
+        Flash.set("success", liked ? "Saved to your lookbook." : "Taken out of your lookbook.", on: req)
+        return req.redirect(to: "/products/\(id.uuidString.lowercased())")
+    }
+
+    static func follow(_ req: Request, following: Bool) async throws -> Response {
+        let user = try req.requireWebUser()
+        let store = try await StoreAccess(db: req.db).visibleStore(req.parameters.get("slug") ?? "", to: user)
+        let follows = FollowService(db: req.db, services: req.atelier)
+        if following { try await follows.follow(.store, store.requireID(), by: user) } else { try await follows.unfollow(.store, store.requireID(), by: user) }
+        Flash.set("success", following ? "You follow \(store.name): its new pieces show in your feed." : "You no longer follow \(store.name).", on: req)
+        return req.redirect(to: "/stores/\(store.slug)")
+    }
+
+    /// Whether the signed-in user likes the product / follows the store (for the buttons).
+    static func likes(_ productID: UUID, user: User?, on db: any Database) async throws -> Bool {
+        guard let user else { return false }
+        return try await ProductLike.query(on: db).filter(\.$userID == user.requireID()).filter(\.$product.$id == productID).count() > 0
+    }
+
+    static func follows(_ storeID: UUID, user: User?, on db: any Database) async throws -> Bool {
+        guard let user else { return false }
+        return try await Follow.query(on: db).filter(\.$userID == user.requireID())
+            .filter(\.$targetType == Follow.Target.store.rawValue).filter(\.$targetID == storeID).count() > 0
+    }
+
+    /// The filters in words, under the feed's heading.
+    static func describe(_ filters: FeedFilters) -> String {
+        var parts: [String] = []
+        if let gender = filters.gender { parts.append("for \(gender) (and unisex)") }
+        switch filters.place {
+        case .radius(_, _, let km): parts.append("within \(km) km of your home")
+        case .city(let city): parts.append("in \(city)")
+        case nil: parts.append("everywhere")
+        }
+        if filters.uploadedWithin != .any { parts.append("uploaded \(filters.uploadedWithin == .today ? "today" : "this \(filters.uploadedWithin.rawValue)")") }
+        return "Showing pieces " + parts.joined(separator: ", ") + "."
+    }
+}
