@@ -30,6 +30,8 @@ struct SharePageTests {
                 .content.decode(ProductBody.self)
             let page = try await html(t, "/products/\(product.id.lowercased())?via=share")
             #expect(page.status == .ok)
+            // Photo URLs are absolute on PUBLIC_BASE_URL; the page may load them under any host name.
+            #expect(page.headers.first(name: "Content-Security-Policy")?.contains("img-src 'self' data: blob: http://atelier.test;") == true)
             let body = page.body.string
             #expect(meta("og:title", in: body) == "Wool coat")
             #expect(meta("og:type", in: body) == "product")

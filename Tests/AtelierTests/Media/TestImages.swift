@@ -13,6 +13,12 @@ enum TestImages {
         return url
     }
 
+    /// The bytes of a file made in a scratch directory, which goes away (test runs leave nothing in /tmp).
+    static func takeFile(_ file: URL) throws -> Data {
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        return try Data(contentsOf: file)
+    }
+
     /// A JPEG as a phone writes it: pixels stored sideways with EXIF orientation, and a GPS position.
     static func phoneJPEG(width: Int, height: Int, orientation: Int = 6, gps: Bool = true) throws -> Data {
         try Vips.start()
@@ -28,7 +34,7 @@ enum TestImages {
             atelier_vips_set_string(pointer, "exif-ifd0-Make", "AtelierPhone")
             try Vips.check(atelier_vips_save_jpeg_keep_metadata(pointer, file.path, 90))
         }
-        return try Data(contentsOf: file)
+        return try takeFile(file)
     }
 
     static func png(width: Int, height: Int) throws -> Data {
@@ -36,7 +42,7 @@ enum TestImages {
         guard let image = atelier_vips_test_pattern(Int32(width), Int32(height)) else { throw Vips.lastError() }
         let file = try directory().appendingPathComponent("pattern.png")
         try VipsImageRef(image).with { try Vips.check(atelier_vips_save_png($0, file.path)) }
-        return try Data(contentsOf: file)
+        return try takeFile(file)
     }
 
     static func heic(width: Int, height: Int) throws -> Data {
@@ -44,7 +50,7 @@ enum TestImages {
         guard let image = atelier_vips_test_pattern(Int32(width), Int32(height)) else { throw Vips.lastError() }
         let file = try directory().appendingPathComponent("pattern.heic")
         try VipsImageRef(image).with { try Vips.check(atelier_vips_save_heic($0, file.path)) }
-        return try Data(contentsOf: file)
+        return try takeFile(file)
     }
 
     /// A garment photo in miniature: a plain grey backdrop with a dark blue square in the middle.
@@ -64,7 +70,7 @@ enum TestImages {
         }) else { throw Vips.lastError() }
         let file = try directory().appendingPathComponent("garment.png")
         try VipsImageRef(image).with { try Vips.check(atelier_vips_save_png($0, file.path)) }
-        return try Data(contentsOf: file)
+        return try takeFile(file)
     }
 
     /// A PNG whose header claims `width`×`height` but carries almost no pixel data: refusing it
@@ -97,6 +103,7 @@ enum TestImages {
 
     static func inspect(_ data: Data) throws -> Inspection {
         let file = try directory().appendingPathComponent("inspect")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         try data.write(to: file)
         let image = try Vips.materialize(try Vips.open(file.path))
         var orientation: Int32 = 1

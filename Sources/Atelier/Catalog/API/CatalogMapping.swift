@@ -29,7 +29,7 @@ extension Components.Schemas.Store {
         self.init(
             id: store.id!.uuidString, name: store.name, slug: store.slug, about: store.about, phone: store.phone, email: store.email,
             website: store.website, street: store.street, postalCode: store.postalCode, city: store.city,
-            location: .init(lat: store.lat, lng: store.lng),
+            location: .init(lat: store.lat, lng: store.lng), timeZone: store.timeZone,
             openingHours: store.openingHours.map { .init(weekday: $0.weekday, opens: $0.opens, closes: $0.closes) },
             logo: images.image(store.logoMediaID), cover: images.image(store.coverMediaID),
             status: .init(rawValue: store.status) ?? .active, followerCount: store.followerCount,

@@ -26,7 +26,7 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         let store = try await StoreService(db: req.db, services: services).create(
             .init(name: body.name, slug: body.slug, street: body.street, postalCode: body.postalCode ?? "", city: body.city,
-                  lat: body.location.lat, lng: body.location.lng, ownerEmail: body.ownerEmail))
+                  lat: body.location.lat, lng: body.location.lng, ownerEmail: body.ownerEmail, timeZone: body.timeZone ?? "UTC"))
         return .created(.init(body: .json(try await storeBody(store, req))))
     }
 
@@ -43,7 +43,7 @@ extension APIHandler {
         }
         let update = StoreService.ProfileUpdate(
             name: body.name, about: body.about, phone: body.phone, email: body.email, website: body.website, street: body.street,
-            postalCode: body.postalCode, city: body.city, location: body.location.map { ($0.lat, $0.lng) },
+            postalCode: body.postalCode, city: body.city, location: body.location.map { ($0.lat, $0.lng) }, timeZone: body.timeZone,
             openingHours: body.openingHours?.map { OpeningHours(weekday: $0.weekday, opens: $0.opens, closes: $0.closes) },
             logoID: uuid(body.logoId, "logoId"), coverID: uuid(body.coverId, "coverId"))
         try errors.throwIfAny()

@@ -31,7 +31,7 @@ struct CatalogDemoSeed {
         for (index, entry) in CatalogDemoData.stores.enumerated() {
             let store = try await StoreService(db: db, services: services).create(.init(
                 name: entry.name, street: entry.street, postalCode: entry.postalCode, city: "Gothenburg", lat: entry.lat, lng: entry.lng,
-                ownerEmail: (index == 0 ? owner : others).email))
+                ownerEmail: (index == 0 ? owner : others).email, timeZone: "Europe/Stockholm"))
             if index == 1 { try await StaffService(db: db, services: services).addMember(owner, to: store, role: .staff) }
             _ = try await StoreService(db: db, services: services).update(store, with: .init(
                 about: "\(entry.name) is a local shop at \(entry.street). Come by and try things on — we are happy to help.",

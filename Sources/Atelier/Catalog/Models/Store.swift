@@ -24,6 +24,8 @@ final class Store: Model, @unchecked Sendable {
     @Field(key: "opening_hours") var openingHoursJSON: String
     @OptionalField(key: "logo_media_id") var logoMediaID: UUID?
     @OptionalField(key: "cover_media_id") var coverMediaID: UUID?
+    /// IANA zone the opening hours are in.
+    @Field(key: "time_zone") var timeZone: String
     @Field(key: "status") var status: String
     @Field(key: "follower_count") var followerCount: Int
     @Field(key: "active_product_count") var activeProductCount: Int

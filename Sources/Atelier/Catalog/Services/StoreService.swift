@@ -12,6 +12,7 @@ struct StoreService {
         var lat: Double
         var lng: Double
         var ownerEmail: String?
+        var timeZone: String = "UTC"
     }
 
     /// Absent fields stay as they are.
@@ -25,6 +26,7 @@ struct StoreService {
         var postalCode: String?
         var city: String?
         var location: (lat: Double, lng: Double)?
+        var timeZone: String?
         var openingHours: [OpeningHours]?
         var logoID: UUID?
         var coverID: UUID?
@@ -54,6 +56,7 @@ struct StoreService {
         if input.street.trimmingCharacters(in: .whitespaces).isEmpty { errors.add("street", "is required") }
         if input.city.trimmingCharacters(in: .whitespaces).isEmpty { errors.add("city", "is required") }
         _ = AccountRules.location(lat: input.lat, lng: input.lng, field: "location", into: &errors)
+        _ = AccountRules.timeZone(input.timeZone, into: &errors)
         var owner: User?
         if let email = input.ownerEmail {
             owner = try await User.query(on: db).filter(\.$email == email.trimmingCharacters(in: .whitespaces).lowercased()).first()
@@ -78,6 +81,7 @@ struct StoreService {
         store.lat = input.lat
         store.lng = input.lng
         store.openingHours = []
+        store.timeZone = input.timeZone
         store.status = Store.Status.active.rawValue
         store.followerCount = 0
         store.activeProductCount = 0
@@ -113,6 +117,7 @@ struct StoreService {
         let city = text(update.city, "city", max: 100, required: true)
         if let location = update.location { _ = AccountRules.location(lat: location.lat, lng: location.lng, field: "location", into: &errors) }
         if let hours = update.openingHours { Self.validate(hours, into: &errors) }
+        if let zone = update.timeZone { _ = AccountRules.timeZone(zone, into: &errors) }
         let media = MediaService(db: db, services: services)
         for (field, id) in [("logoId", update.logoID), ("coverId", update.coverID)] {
             guard let id else { continue }
@@ -124,6 +129,7 @@ struct StoreService {
         }
         try errors.throwIfAny()
         if let name { store.name = name }
+        if let zone = update.timeZone { store.timeZone = zone }
         if let about { store.about = about }
         if let phone { store.phone = phone }
         if let email { store.email = email.lowercased() }

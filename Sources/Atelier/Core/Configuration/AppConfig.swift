@@ -181,11 +181,13 @@ public struct AppConfig: Sendable {
         throw ConfigError.invalid("DATABASE_URL", "must start with sqlite: or postgres://")
     }
 
-    /// A configuration for tests: in-memory SQLite unless `DATABASE_URL` names PostgreSQL.
+    /// A configuration for tests: a throw-away SQLite file in the test's data folder (removed with
+    /// it; sqlite-kit's "in-memory" databases are temporary files that it leaves behind) unless
+    /// `DATABASE_URL` names PostgreSQL.
     public static func testing(dataDirectory: String) -> AppConfig {
         // Tests inherit only the database and the media store choice (CI runs them with S3 too).
         var env = ProcessInfo.processInfo.environment.filter { $0.key == "DATABASE_URL" || $0.key == "MEDIA_STORE" || $0.key.hasPrefix("S3_") }
-        if env["DATABASE_URL"] == nil { env["DATABASE_URL"] = "sqlite::memory:" }
+        if env["DATABASE_URL"] == nil { env["DATABASE_URL"] = "sqlite:" + dataDirectory + "/test.sqlite" }
         env["DATA_DIR"] = dataDirectory
         env["PUBLIC_BASE_URL"] = "http://atelier.test"
         env["PASSWORD_HASH_COST"] = "4"

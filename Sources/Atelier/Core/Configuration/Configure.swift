@@ -40,7 +40,7 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
 
     // Outermost first: every response gets the security headers, every error becomes a problem.
     app.middleware = Middlewares()
-    app.middleware.use(SecurityHeadersMiddleware(httpsOnly: config.publicBaseURL.hasPrefix("https://")))
+    app.middleware.use(SecurityHeadersMiddleware(httpsOnly: config.publicBaseURL.hasPrefix("https://"), publicBaseURL: config.publicBaseURL))
     app.middleware.use(ProblemMiddleware(methodIndex: RouteMethodIndex(routes: app.routes)))
     app.middleware.use(StaticFilesMiddleware(publicDirectory: app.directory.publicDirectory))
 
@@ -70,5 +70,6 @@ enum Migrations {
         app.migrations.add(CreateCatalog())
         app.migrations.add(CreateDiscovery())
         app.migrations.add(CreateWishlist())
+        app.migrations.add(AddStoreTimeZone())
     }
 }

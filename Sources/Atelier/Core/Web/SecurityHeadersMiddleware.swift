@@ -3,17 +3,26 @@ import Vapor
 /// Security headers on every response, and the request id echoed back for support.
 struct SecurityHeadersMiddleware: AsyncMiddleware {
     let httpsOnly: Bool
+    let contentSecurityPolicy: String
 
-    static let contentSecurityPolicy = [
-        "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:",
-        "connect-src 'self'", "font-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'",
-        "frame-ancestors 'none'",
-    ].joined(separator: "; ")
+    /// `publicBaseURL`'s origin may serve images too: media URLs are absolute on it, and a page
+    /// reached under another name (127.0.0.1, a LAN address) must still show its photos.
+    init(httpsOnly: Bool, publicBaseURL: String) {
+        self.httpsOnly = httpsOnly
+        let mediaOrigin = URL(string: publicBaseURL).flatMap { url in
+            url.scheme.flatMap { scheme in url.host.map { "\(scheme)://\($0)" + (url.port.map { ":\($0)" } ?? "") } }
+        }
+        contentSecurityPolicy = [
+            "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:" + (mediaOrigin.map { " " + $0 } ?? ""),
+            "connect-src 'self'", "font-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'",
+            "frame-ancestors 'none'",
+        ].joined(separator: "; ")
+    }
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let response = try await next.respond(to: request)
         let headers = [
-            ("Content-Security-Policy", Self.contentSecurityPolicy),
+            ("Content-Security-Policy", contentSecurityPolicy),
             ("X-Content-Type-Options", "nosniff"),
             ("Referrer-Policy", "strict-origin-when-cross-origin"),
             ("X-Frame-Options", "DENY"),

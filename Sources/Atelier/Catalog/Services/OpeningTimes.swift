@@ -1,0 +1,22 @@
+import Foundation
+
+/// Whether a store is open at a moment, from its weekly hours in its own time zone. Hours that
+/// close at or before they open run past midnight ("22:00–02:00" on Friday covers early Saturday).
+enum OpeningTimes {
+    static func isOpen(_ hours: [OpeningHours], timeZone identifier: String, at date: Date) -> Bool {
+        guard let zone = TimeZone(identifier: identifier) else { return false }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.weekday, .hour, .minute], from: date)
+        // Calendar: 1 = Sunday; opening hours: 1 = Monday … 7 = Sunday.
+        let today = ((parts.weekday ?? 1) + 5) % 7 + 1
+        let yesterday = (today + 5) % 7 + 1
+        let now = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        return hours.contains { period in
+            let overnight = period.closes <= period.opens
+            if period.weekday == today { return now >= period.opens && (overnight || now < period.closes) }
+            if period.weekday == yesterday, overnight { return now < period.closes }
+            return false
+        }
+    }
+}
