@@ -41,16 +41,21 @@ struct BrandService {
     }
 
     func update(_ brand: Brand, name: String?, logoID: UUID?, by user: User) async throws -> Brand {
+        var renamed = false
         if let name {
             let (name, slug) = try Self.validName(name)
             if try await Brand.query(on: db).filter(\.$slug == slug).filter(\.$id != brand.requireID()).count() > 0 {
                 throw Problem.conflict("Another brand is called \(name).", field: "name")
             }
+            renamed = brand.name != name
             brand.name = name
             brand.slug = slug
         }
         try await setLogo(logoID, of: brand, by: user)
-        try await brand.save(on: db)
+        try await services.writeTransaction(on: db) { [brand, renamed] tx in
+            try await brand.save(on: tx)
+            if renamed { try await SearchIndex(db: tx).refresh(.brand(brand.requireID())) }
+        }
         return brand
     }
 

@@ -62,9 +62,11 @@ struct CategoryService {
     }
 
     func update(_ category: Category, name rawName: String?, gender: String?) async throws -> Category {
+        var renamed = false
         if let rawName {
             let name = try Self.validName(rawName)
             try await requireFreeName(name, parentID: category.parentID, except: category.id)
+            renamed = category.name != name
             category.name = name
             category.slug = Slug.make(name)
         }
@@ -72,7 +74,10 @@ struct CategoryService {
             guard CatalogVocabulary.genders.contains(gender) else { throw Problem.invalid("gender", "must be women, men or unisex") }
             category.gender = gender
         }
-        try await category.save(on: db)
+        try await services.writeTransaction(on: db) { [category, renamed] tx in
+            try await category.save(on: tx)
+            if renamed { try await SearchIndex(db: tx).refresh(.categorySubtree(path: category.path)) }
+        }
         return category
     }
 
@@ -91,13 +96,14 @@ struct CategoryService {
         let oldPath = category.path
         let newPath = (newParent?.path ?? "") + Category.segment(try category.requireID())
         let depthDelta = ((newParent?.depth ?? -1) + 1) - category.depth
-        try await db.transaction { tx in
+        try await services.writeTransaction(on: db) { tx in
             try await Category.query(on: tx).filter(\.$id == category.requireID()).set(\.$parentID, to: newParentID).update()
             try await (tx as! any SQLDatabase).raw("""
                 UPDATE \(ident: Category.schema)
                 SET path = \(bind: newPath) || substr(path, CAST(\(bind: oldPath.count + 1) AS INTEGER)), depth = depth + CAST(\(bind: depthDelta) AS INTEGER)
                 WHERE path >= \(bind: oldPath) AND path < \(bind: Category.subtreeEnd(oldPath))
                 """).run()
+            try await SearchIndex(db: tx).refresh(.categorySubtree(path: newPath))
         }
         return try await find(category.requireID())
     }
@@ -111,9 +117,10 @@ struct CategoryService {
         for child in try await Category.query(on: db).filter(\.$parentID == source.requireID()).all() {
             _ = try await move(child, under: target.requireID())
         }
-        try await db.transaction { tx in
+        try await services.writeTransaction(on: db) { tx in
             try await Product.query(on: tx).filter(\.$categoryID == source.requireID()).set(\.$categoryID, to: target.requireID()).update()
             try await source.delete(on: tx)
+            try await SearchIndex(db: tx).refresh(.categorySubtree(path: target.path))
         }
         return target
     }

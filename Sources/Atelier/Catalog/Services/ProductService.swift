@@ -27,6 +27,7 @@ struct ProductService {
             try await product.create(on: tx)
             try await replaceVariants(of: product, with: draft.variants, on: tx)
             try await replacePhotos(of: product, with: draft.photoIDs, on: tx)
+            try await SearchIndex(db: tx).refresh(.products([product.requireID()]))
             if product.isActive { try await Self.bumpActiveCount(storeID, by: 1, on: tx) }
         }
         return product
@@ -42,6 +43,7 @@ struct ProductService {
             try await product.save(on: tx)
             try await replaceVariants(of: product, with: draft.variants, on: tx)
             try await replacePhotos(of: product, with: draft.photoIDs, on: tx)
+            try await SearchIndex(db: tx).refresh(.products([product.requireID()]))
         }
         try await deleteMedia(dropped)
         return product
@@ -76,6 +78,7 @@ struct ProductService {
         let productID = try product.requireID()
         let photos = try await photoIDs(of: product)
         try await services.writeTransaction(on: db) { tx in
+            try await SearchIndex(db: tx).remove(productID)
             let deleted = try await (tx as! any SQLDatabase).raw("""
                 DELETE FROM \(ident: Product.schema) WHERE id = \(bind: productID) RETURNING status
                 """).all()

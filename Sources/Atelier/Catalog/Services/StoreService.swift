@@ -128,6 +128,7 @@ struct StoreService {
             }
         }
         try errors.throwIfAny()
+        let renamed = name.map { $0 != store.name } ?? false
         if let name { store.name = name }
         if let zone = update.timeZone { store.timeZone = zone }
         if let about { store.about = about }
@@ -144,8 +145,9 @@ struct StoreService {
         if let logo = update.logoID { store.logoMediaID = logo }
         if let cover = update.coverID { store.coverMediaID = cover }
         store.updatedAt = now
-        try await db.transaction { tx in
+        try await services.writeTransaction(on: db) { [store] tx in
             try await store.save(on: tx)
+            if renamed { try await SearchIndex(db: tx).refresh(.store(store.requireID())) }
             let ids = [update.logoID, update.coverID].compactMap { $0 }
             if !ids.isEmpty {
                 try await Media.query(on: tx).filter(\.$id ~~ ids).set(\.$ownerType, to: "store").set(\.$ownerID, to: store.id)

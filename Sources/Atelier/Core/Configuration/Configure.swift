@@ -71,5 +71,7 @@ enum Migrations {
         app.migrations.add(CreateDiscovery())
         app.migrations.add(CreateWishlist())
         app.migrations.add(AddStoreTimeZone())
+        app.migrations.add(CreateProductSearch())
+        app.migrations.add(CreateSavedSearchesAndBoards())
     }
 }

@@ -59,6 +59,11 @@ public struct Problem: Error, Sendable, Equatable {
         validation([FieldError(field: field, message: message)], detail: "\(field): \(message)")
     }
 
+    /// A paging cursor that was not made by this server (or by this query).
+    public static func invalidCursor() -> Problem {
+        Problem(.badRequest, detail: "The cursor is not one this server gave out.", errors: [.init(field: "cursor", message: "is invalid")])
+    }
+
     public static func notFound(_ what: String = "resource") -> Problem {
         Problem(.notFound, detail: "No such \(what), or you may not see it.")
     }

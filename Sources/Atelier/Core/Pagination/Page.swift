@@ -13,18 +13,12 @@ public struct PageCursor: Sendable, Equatable {
         self.id = id
     }
 
-    public var encoded: String {
-        Data(id.uuidString.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
+    public var encoded: String { Base64URL.encode(id.uuidString) }
 
     public static func decode(_ raw: String) throws -> PageCursor {
-        var base64 = raw.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard raw.count <= 64, let data = Data(base64Encoded: base64),
-            let id = UUID(uuidString: String(decoding: data, as: UTF8.self))
+        guard let text = Base64URL.decode(raw, maxLength: 64), let id = UUID(uuidString: text)
         else {
-            throw Problem(.badRequest, detail: "The cursor is not one this server gave out.", errors: [.init(field: "cursor", message: "is invalid")])
+            throw Problem.invalidCursor()
         }
         return PageCursor(id: id)
     }

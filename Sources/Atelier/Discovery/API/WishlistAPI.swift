@@ -32,8 +32,7 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         var errors = FieldErrors()
-        if !(-90...90).contains(input.query.lat) { errors.add("lat", "must be between -90 and 90") }
-        if !(-180...180).contains(input.query.lng) { errors.add("lng", "must be between -180 and 180") }
+        Geo.check(lat: input.query.lat, lng: input.query.lng, into: &errors)
         try errors.throwIfAny()
         let route = try await WishlistService(db: req.db, services: services).route(for: user, fromLat: input.query.lat, lng: input.query.lng)
         let images = try await CatalogImages.load(stores: route.stops.map(\.store), media: MediaService(db: req.db, services: services))

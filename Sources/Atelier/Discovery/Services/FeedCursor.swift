@@ -11,19 +11,14 @@ struct FeedCursor: Sendable, Equatable {
 
     var asOf: Date { Date(timeIntervalSince1970: Double(asOfMilliseconds) / 1000) }
 
-    var encoded: String {
-        Data("\(asOfMilliseconds)|\(sortKey)|\(id.uuidString)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
+    var encoded: String { Base64URL.encode("\(asOfMilliseconds)|\(sortKey)|\(id.uuidString)") }
 
     static func decode(_ raw: String) throws -> FeedCursor {
-        var base64 = raw.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        let parts = raw.count <= 200 ? Data(base64Encoded: base64).map { String(decoding: $0, as: UTF8.self).split(separator: "|") } : nil
+        let parts = Base64URL.decode(raw, maxLength: 200)?.split(separator: "|")
         guard let parts, parts.count == 3, let asOf = Int64(parts[0]), let key = Double(parts[1]), key.isFinite,
             let id = UUID(uuidString: String(parts[2]))
         else {
-            throw Problem(.badRequest, detail: "The cursor is not one this server gave out.", errors: [.init(field: "cursor", message: "is invalid")])
+            throw Problem.invalidCursor()
         }
         return FeedCursor(asOfMilliseconds: asOf, sortKey: key, id: id)
     }

@@ -40,8 +40,7 @@ struct FeedFilters: Sendable, Equatable {
             errors.add("radiusKm", "must be 1, 5, 10 or 50")
         }
         if (o.lat == nil) != (o.lng == nil) { errors.add(o.lat == nil ? "lat" : "lng", "must be given together with \(o.lat == nil ? "lng" : "lat")") }
-        if let lat = o.lat, !(-90...90).contains(lat) { errors.add("lat", "must be between -90 and 90") }
-        if let lng = o.lng, !(-180...180).contains(lng) { errors.add("lng", "must be between -180 and 180") }
+        Geo.check(lat: o.lat, lng: o.lng, into: &errors)
         if let raw = o.uploadedWithin {
             if let within = UploadedWithin(rawValue: raw) { filters.uploadedWithin = within } else {
                 errors.add("uploadedWithin", "must be today, week, month or any")
@@ -78,18 +77,5 @@ struct FeedFilters: Sendable, Equatable {
     /// Genders of products that fit: the chosen one and unisex.
     var productGenders: [String]? {
         gender.map { [$0, "unisex"] }
-    }
-}
-
-/// Great-circle distance on a spherical Earth, good to well under 0.5 % at city scale.
-enum Geo {
-    static let earthRadiusKm = 6371.0088
-
-    static func distanceKm(lat1: Double, lng1: Double, lat2: Double, lng2: Double) -> Double {
-        let rad = Double.pi / 180
-        let dLat = (lat2 - lat1) * rad
-        let dLng = (lng2 - lng1) * rad
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLng / 2) * sin(dLng / 2)
-        return 2 * earthRadiusKm * asin(min(1, sqrt(a)))
     }
 }

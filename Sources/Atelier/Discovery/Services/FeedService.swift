@@ -30,7 +30,10 @@ struct FeedService {
         let follows = FollowService(db: db, services: services)
         let storeIDs = try await follows.followedIDs(.store, by: userID)
         let brandIDs = try await follows.followedIDs(.brand, by: userID)
-        if kind == .following, storeIDs.isEmpty, brandIDs.isEmpty { return FeedPage(items: [], nextCursor: nil, asOf: asOf) }
+        let savedSearches = try await SavedSearchService(db: db, services: services).feedConditions(for: userID)
+        if kind == .following, storeIDs.isEmpty, brandIDs.isEmpty, savedSearches.isEmpty {
+            return FeedPage(items: [], nextCursor: nil, asOf: asOf)
+        }
         let nearby = try await storesInPlace(filters.place)
         if let nearby, nearby.isEmpty { return FeedPage(items: [], nextCursor: nil, asOf: asOf) }
 
@@ -50,19 +53,11 @@ struct FeedService {
         }
         switch kind {
         case .following:
-            // The store ids or the brand ids (one list may be empty; at least one is not).
-            query.appendInterpolation(unsafeRaw: "\nAND (")
-            if !storeIDs.isEmpty {
-                query.appendInterpolation(unsafeRaw: "p.store_id IN (")
-                query.appendInterpolation(binds: storeIDs)
-                query.appendInterpolation(unsafeRaw: brandIDs.isEmpty ? ")" : ") OR ")
-            }
-            if !brandIDs.isEmpty {
-                query.appendInterpolation(unsafeRaw: "p.brand_id IN (")
-                query.appendInterpolation(binds: brandIDs)
-                query.appendInterpolation(unsafeRaw: ")")
-            }
-            query.appendInterpolation(unsafeRaw: ")")
+            // Followed stores, followed brands, saved searches (at least one of them is there).
+            var followed: [SQLQueryString] = savedSearches
+            if !storeIDs.isEmpty { followed.append("p.store_id IN (\(binds: storeIDs))") }
+            if !brandIDs.isEmpty { followed.append("p.brand_id IN (\(binds: brandIDs))") }
+            query += "\nAND (\(followed.joined(separator: " OR ")))"
         case .discover:
             if !storeIDs.isEmpty {
                 query.appendInterpolation(unsafeRaw: "\nAND p.store_id NOT IN (")
@@ -74,6 +69,7 @@ struct FeedService {
                 query.appendInterpolation(binds: brandIDs)
                 query.appendInterpolation(unsafeRaw: "))")
             }
+            for condition in savedSearches { query += "\nAND NOT COALESCE(\(condition), FALSE)" }
         }
         if let genders = filters.productGenders {
             query.appendInterpolation(unsafeRaw: "\nAND p.gender IN (")
@@ -106,17 +102,13 @@ struct FeedService {
             asOf: asOf)
     }
 
-    /// The active stores within the place, or nil when there is no place filter. Stores are few
-    /// (hundreds), so distances are computed here, exactly, and the feed query gets their ids.
+    /// The active stores within the place, or nil when there is no place filter.
     private func storesInPlace(_ place: FeedFilters.Place?) async throws -> [UUID]? {
-        guard let place else { return nil }
-        let stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue)
-            .field(\.$id).field(\.$lat).field(\.$lng).field(\.$city).all()
+        let locations = StoreLocations(db: db)
         switch place {
-        case .radius(let lat, let lng, let km):
-            return stores.filter { Geo.distanceKm(lat1: lat, lng1: lng, lat2: $0.lat, lng2: $0.lng) <= Double(km) }.compactMap(\.id)
-        case .city(let city):
-            return stores.filter { $0.city.caseInsensitiveCompare(city) == .orderedSame }.compactMap(\.id)
+        case nil: return nil
+        case .radius(let lat, let lng, let km): return try await locations.activeStoreIDs(within: Double(km), ofLat: lat, lng: lng)
+        case .city(let city): return try await locations.activeStoreIDs(inCity: city)
         }
     }
 }

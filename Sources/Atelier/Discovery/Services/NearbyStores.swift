@@ -16,8 +16,7 @@ struct NearbyStores {
 
     func around(lat: Double, lng: Double, radiusKm: Int, openOnly: Bool, limit: Int) async throws -> [Entry] {
         var errors = FieldErrors()
-        if !(-90...90).contains(lat) { errors.add("lat", "must be between -90 and 90") }
-        if !(-180...180).contains(lng) { errors.add("lng", "must be between -180 and 180") }
+        Geo.check(lat: lat, lng: lng, into: &errors)
         if !Self.radiusRange.contains(radiusKm) { errors.add("radiusKm", "must be between 1 and 50") }
         if !(1...PageRequest.maxLimit).contains(limit) { errors.add("limit", "must be between 1 and \(PageRequest.maxLimit)") }
         try errors.throwIfAny()

@@ -1,0 +1,133 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// Product search (discovery.md, Search): full text with prefix matching over the search index,
+/// the filters, five sorts, cursor paging, and facet counts over the whole result.
+struct ProductSearch {
+    struct Facet: Sendable, Equatable {
+        /// The id (brand, category, store) or the colour name to filter by.
+        var value: String
+        var label: String
+        var count: Int
+    }
+
+    struct Facets: Sendable {
+        var categories: [Facet] = []
+        var brands: [Facet] = []
+        var stores: [Facet] = []
+        var colors: [Facet] = []
+    }
+
+    struct Results: Sendable {
+        var items: [Product]
+        var nextCursor: String?
+        var total: Int
+        var facets: Facets
+        var sort: ProductSearchQuery.Sort
+    }
+
+    static let facetLimit = 30
+
+    let db: any Database
+
+    private var sql: any SQLDatabase { db as! any SQLDatabase }
+    private var conditions: SearchConditions { SearchConditions(dialect: sql.dialect.name) }
+
+    func run(_ rawQuery: ProductSearchQuery, cursor rawCursor: String?, limit: Int?, facets wantFacets: Bool = true) async throws -> Results {
+        let query = try rawQuery.validated()
+        let page = try PageRequest(limit: limit, cursor: nil)
+        let sort = query.effectiveSort
+        let cursor = try rawCursor.map { try SearchCursor.decode($0, for: sort) }
+        guard let filters = try await filters(for: query) else {
+            return Results(items: [], nextCursor: nil, total: 0, facets: Facets(), sort: sort)
+        }
+        let tokens = query.tokens
+
+        var inner: SQLQueryString
+        if sort == .relevance {
+            let ranked = conditions.rankedSource(tokens)
+            inner = "SELECT p.id AS id, \(conditions.sortValue(sort, rank: ranked.rank)) AS sv FROM \(ranked.from) WHERE \(ranked.match) AND \(filters)"
+        } else {
+            inner = "SELECT p.id AS id, \(conditions.sortValue(sort, rank: nil)) AS sv FROM \(ident: Product.schema) p WHERE \(filters)"
+            if !tokens.isEmpty { inner += " AND \(conditions.textCondition(tokens))" }
+        }
+        var outer: SQLQueryString = "SELECT r.id, r.sv FROM (\(inner)) r"
+        if let cursor {
+            outer += " WHERE (r.sv > \(bind: cursor.value) OR (r.sv = \(bind: cursor.value) AND r.id < \(bind: cursor.id)))"
+        }
+        outer += " ORDER BY r.sv ASC, r.id DESC LIMIT \(unsafeRaw: String(page.limit + 1))"
+
+        let rows = try await sql.raw(outer).all()
+        let keys = try rows.map { (id: try $0.decode(column: "id", as: UUID.self), value: try $0.decode(column: "sv", as: Double.self)) }
+        let products = try await Product.query(on: db).filter(\.$id ~~ keys.map(\.id)).all()
+        let ordered = keys.prefix(page.limit).compactMap { key in products.first { $0.id == key.id } }
+        let next = keys.count > page.limit ? keys[page.limit - 1] : nil
+        let (total, facets) = wantFacets ? try await self.facets(filters: filters, tokens: tokens) : (0, Facets())
+        return Results(
+            items: ordered, nextCursor: next.map { SearchCursor(sort: sort, value: $0.value, id: $0.id).encoded },
+            total: total, facets: facets, sort: sort)
+    }
+
+    /// The whole query (words and filters) as one condition on products `p`, or nil when it
+    /// cannot match anything. Categories deleted since the query was saved are left out.
+    func matchCondition(_ query: ProductSearchQuery) async throws -> SQLQueryString? {
+        guard let filters = try await filters(for: query, requireCategories: false) else { return nil }
+        let tokens = query.tokens
+        return tokens.isEmpty ? "(\(filters))" : "(\(filters) AND \(conditions.textCondition(tokens)))"
+    }
+
+    /// The filter conditions of a valid query, or nil when its place holds no store (nothing can match).
+    func filters(for query: ProductSearchQuery, requireCategories: Bool = true) async throws -> SQLQueryString? {
+        var paths: [String] = []
+        if !query.categoryIDs.isEmpty {
+            let found = try await Category.query(on: db).filter(\.$id ~~ query.categoryIDs).all()
+            if requireCategories, let missing = query.categoryIDs.first(where: { id in !found.contains { $0.id == id } }) {
+                throw Problem.invalid("categoryId", "\(missing) is not a category")
+            }
+            if found.isEmpty { return nil }
+            paths = found.map(\.path)
+        }
+        var placeStoreIDs: [UUID]?
+        if let near = query.near {
+            placeStoreIDs = try await StoreLocations(db: db).activeStoreIDs(within: near.radiusKm, ofLat: near.lat, lng: near.lng)
+            if placeStoreIDs?.isEmpty == true { return nil }
+        }
+        return conditions.filters(query, categoryPaths: paths, placeStoreIDs: placeStoreIDs)
+    }
+
+    /// How many results there are in all, and per category, brand, store and colour (most first).
+    private func facets(filters: SQLQueryString, tokens: [String]) async throws -> (Int, Facets) {
+        var query: SQLQueryString = """
+            SELECT p.brand_id AS brand_id, p.category_id AS category_id, p.store_id AS store_id, p.colors AS colors, COUNT(*) AS n
+            FROM \(ident: Product.schema) p WHERE \(filters)
+            """
+        if !tokens.isEmpty { query += " AND \(conditions.textCondition(tokens))" }
+        query += " GROUP BY p.brand_id, p.category_id, p.store_id, p.colors"
+        var total = 0
+        var brands: [UUID: Int] = [:], categories: [UUID: Int] = [:], stores: [UUID: Int] = [:], colors: [String: Int] = [:]
+        for row in try await sql.raw(query).all() {
+            let n = try row.decode(column: "n", as: Int.self)
+            total += n
+            if let brand = try row.decode(column: "brand_id", as: UUID?.self) { brands[brand, default: 0] += n }
+            categories[try row.decode(column: "category_id", as: UUID.self), default: 0] += n
+            stores[try row.decode(column: "store_id", as: UUID.self), default: 0] += n
+            for color in try row.decode(column: "colors", as: String.self).split(separator: ",") { colors[String(color), default: 0] += n }
+        }
+        let brandNames = try await Brand.query(on: db).filter(\.$id ~~ Array(brands.keys)).all()
+        let categoryNames = try await Category.query(on: db).filter(\.$id ~~ Array(categories.keys)).all()
+        let storeNames = try await Store.query(on: db).filter(\.$id ~~ Array(stores.keys)).all()
+        func facets(_ counts: [UUID: Int], label: (UUID) -> String?) -> [Facet] {
+            Self.top(counts.compactMap { id, n in label(id).map { Facet(value: id.uuidString, label: $0, count: n) } })
+        }
+        return (total, Facets(
+            categories: facets(categories) { id in categoryNames.first { $0.id == id }?.name },
+            brands: facets(brands) { id in brandNames.first { $0.id == id }?.name },
+            stores: facets(stores) { id in storeNames.first { $0.id == id }?.name },
+            colors: Self.top(colors.map { Facet(value: $0.key, label: $0.key, count: $0.value) })))
+    }
+
+    private static func top(_ facets: [Facet]) -> [Facet] {
+        Array(facets.sorted { ($0.count, $1.label) > ($1.count, $0.label) }.prefix(facetLimit))
+    }
+}

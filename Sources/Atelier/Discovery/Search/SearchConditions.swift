@@ -1,0 +1,91 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// The SQL pieces of a product search, for both dialects: the full-text match and the filters as
+/// AND-ed conditions on products aliased `p`. The search, its facets and saved searches in the
+/// following feed are built from them.
+struct SearchConditions {
+    let dialect: String
+    var isPostgres: Bool { dialect == "postgresql" }
+
+    /// The words as a full-text query: every word must be there, each as a prefix.
+    func matchExpression(_ tokens: [String]) -> String {
+        isPostgres ? tokens.map { "\($0):*" }.joined(separator: " & ") : tokens.map { "\"\($0)\"*" }.joined(separator: " ")
+    }
+
+    /// `p` is one of the products the words match (usable in any WHERE, also nested).
+    func textCondition(_ tokens: [String]) -> SQLQueryString {
+        if isPostgres {
+            return """
+                p.id IN (SELECT d.product_id FROM product_search_docs d WHERE d.tsv @@ to_tsquery('simple', \(bind: matchExpression(tokens))))
+                """
+        }
+        return """
+            p.id IN (SELECT d.product_id FROM product_search_docs d WHERE d.id IN
+            (SELECT rowid FROM product_search_fts WHERE product_search_fts MATCH \(bind: matchExpression(tokens))))
+            """
+    }
+
+    /// The FROM clause and rank (lower is better) for a relevance-ordered search.
+    func rankedSource(_ tokens: [String]) -> (from: SQLQueryString, match: SQLQueryString, rank: SQLQueryString) {
+        let expression = matchExpression(tokens)
+        if isPostgres {
+            return ("product_search_docs d JOIN \(ident: Product.schema) p ON p.id = d.product_id",
+                    "d.tsv @@ to_tsquery('simple', \(bind: expression))",
+                    "-ts_rank(d.tsv, to_tsquery('simple', \(bind: expression)))")
+        }
+        return ("""
+                product_search_fts JOIN product_search_docs d ON d.id = product_search_fts.rowid
+                JOIN \(ident: Product.schema) p ON p.id = d.product_id
+                """,
+                "product_search_fts MATCH \(bind: expression)",
+                "bm25(product_search_fts, 4.0, 1.0)")
+    }
+
+    /// Active products of active stores passing every filter but the text. `categoryPaths` are the
+    /// paths of the query's categories; `placeStoreIDs` the stores within its place, if it has one.
+    func filters(_ q: ProductSearchQuery, categoryPaths: [String], placeStoreIDs: [UUID]?) -> SQLQueryString {
+        var sql: SQLQueryString = "p.status = \(bind: Product.Status.active.rawValue)"
+        if let placeStoreIDs {
+            sql += " AND p.store_id IN (\(binds: placeStoreIDs))"
+        } else {
+            sql += " AND p.store_id IN (SELECT s.id FROM \(ident: Store.schema) s WHERE s.status = \(bind: Store.Status.active.rawValue))"
+        }
+        if !categoryPaths.isEmpty {
+            let ranges = categoryPaths.map { path -> SQLQueryString in
+                "(c.path >= \(bind: path) AND c.path < \(bind: Category.subtreeEnd(path)))"
+            }
+            sql += " AND p.category_id IN (SELECT c.id FROM \(ident: Category.schema) c WHERE \(ranges.joined(separator: " OR ")))"
+        }
+        if !q.storeIDs.isEmpty { sql += " AND p.store_id IN (\(binds: q.storeIDs))" }
+        if !q.brandIDs.isEmpty { sql += " AND p.brand_id IN (\(binds: q.brandIDs))" }
+        if !q.colors.isEmpty {
+            let tests = q.colors.map { color -> SQLQueryString in "(',' || p.colors || ',') LIKE \(bind: "%,\(color),%")" }
+            sql += " AND (\(tests.joined(separator: " OR ")))"
+        }
+        if !q.sizes.isEmpty {
+            sql += """
+                 AND EXISTS (SELECT 1 FROM \(ident: ProductVariant.schema) v WHERE v.product_id = p.id AND v.stock > 0 AND v.size IN (\(binds: q.sizes)))
+                """
+        }
+        if !q.genders.isEmpty { sql += " AND p.gender IN (\(binds: q.productGenders))" }
+        if let min = q.priceMin { sql += " AND p.price_minor >= \(bind: min)" }
+        if let max = q.priceMax { sql += " AND p.price_minor <= \(bind: max)" }
+        if q.onSale { sql += " AND p.original_price_minor IS NOT NULL AND p.original_price_minor > p.price_minor" }
+        return sql
+    }
+
+    /// The value results are ordered by (ascending; ties newest first), as a double on both dialects.
+    func sortValue(_ sort: ProductSearchQuery.Sort, rank: SQLQueryString?) -> SQLQueryString {
+        let value: SQLQueryString
+        switch sort {
+        case .relevance: value = rank ?? "0"
+        case .newest: value = "0"
+        case .priceAsc: value = "p.price_minor"
+        case .priceDesc: value = "-p.price_minor"
+        case .mostLiked: value = "-p.like_count"
+        }
+        return "CAST(\(value) AS \(unsafeRaw: isPostgres ? "DOUBLE PRECISION" : "REAL"))"
+    }
+}

@@ -1,0 +1,64 @@
+import Fluent
+import Foundation
+import Testing
+import VaporTesting
+
+@testable import Atelier
+
+struct SearchResultsBody: Decodable {
+    struct Facet: Decodable, Equatable { var value: String; var label: String; var count: Int }
+    struct Facets: Decodable { var categories: [Facet]; var brands: [Facet]; var stores: [Facet]; var colors: [Facet] }
+    var items: [ProductBody]
+    var nextCursor: String?
+    var total: Int
+    var sort: String
+    var facets: Facets
+}
+
+/// One product as a search test describes it.
+struct SearchProductSpec {
+    var title: String
+    var description = ""
+    var category: Category
+    var brand: Brand?
+    var gender = "women"
+    var price = 49_900
+    var originalPrice: Int?
+    var colors = ["white"]
+    var sizes: [(String, Int)] = [("M", 1)]
+    var active = true
+}
+
+extension TestApp {
+    /// Creates the product through the product service (so the search index is kept as in
+    /// production), one second after the previous one so that "newest" has a defined order.
+    func product(_ spec: SearchProductSpec, in store: Store, owner: Session) async throws -> Product {
+        let user = try #require(try await User.find(UUID(uuidString: owner.user.id), on: app.db))
+        let photo = try await placeholderPhoto(uploader: owner.user.id)
+        let draft = ProductDraft(
+            title: spec.title, description: spec.description, brandID: spec.brand?.id, categoryID: spec.category.id, gender: spec.gender,
+            priceMinor: spec.price, originalPriceMinor: spec.originalPrice, currency: "SEK", colors: spec.colors, colorName: "",
+            fabric: "", styles: [], variants: spec.sizes.map { .init(size: $0.0, color: nil, stock: $0.1, sku: nil) },
+            photoIDs: [UUID(uuidString: photo)!], status: spec.active ? .active : .inactive)
+        clock.advance(by: 1)
+        return try await ProductService(db: app.db, services: app.atelier).create(in: store, draft: draft, by: user)
+    }
+
+    func search(_ query: String) async throws -> SearchResultsBody {
+        let response = try await send(.GET, "/api/v1/search/products?\(query)")
+        #expect(response.status == .ok, "\(response.body.string)")
+        return try response.content.decode(SearchResultsBody.self)
+    }
+
+    /// Every result of a search, page by page.
+    func searchAll(_ query: String, limit: Int = 2) async throws -> [ProductBody] {
+        var items: [ProductBody] = []
+        var cursor: String?
+        repeat {
+            let page = try await search(query + "&limit=\(limit)" + (cursor.map { "&cursor=\($0)" } ?? ""))
+            items += page.items
+            cursor = page.nextCursor
+        } while cursor != nil
+        return items
+    }
+}
