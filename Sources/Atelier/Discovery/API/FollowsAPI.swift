@@ -9,9 +9,11 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         let (stores, brands) = try await FollowService(db: req.db, services: services).following(user)
+        let searches = try await SavedSearchService(db: req.db, services: services).list(of: user)
         let images = try await CatalogImages.load(stores: stores, brands: brands, media: MediaService(db: req.db, services: services))
         return .ok(.init(body: .json(.init(
-            stores: stores.map { storeBody($0, images) }, brands: brands.map { .init($0, images: images) }))))
+            searches: searches.map(savedSearchBody), stores: stores.map { storeBody($0, images) },
+            brands: brands.map { .init($0, images: images) }))))
     }
 
     func followStore(_ input: Operations.FollowStore.Input) async throws -> Operations.FollowStore.Output {

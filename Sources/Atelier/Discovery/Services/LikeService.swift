@@ -46,13 +46,8 @@ struct LikeService {
     /// The caller's liked products that they may still see, newest like first.
     func lookbook(of user: User, page: PageRequest) async throws -> Page<(like: ProductLike, product: Product)> {
         let userID = try user.requireID()
-        var query = ProductLike.query(on: db).filter(\.$userID == userID)
-            .join(Product.self, on: \ProductLike.$product.$id == \Product.$id)
-            .join(Store.self, on: \Product.$store.$id == \Store.$id)
-            .filter(Product.self, \.$status == Product.Status.active.rawValue)
-            .filter(Store.self, \.$status == Store.Status.active.rawValue)
-        query = query.newestFirst(page)
-        let likes = try await query.all()
+        let likes = try await ProductLike.query(on: db).filter(\.$userID == userID)
+            .joiningVisibleProducts(\.$product.$id).newestFirst(page).all()
         let rows = try likes.map { ($0, try $0.joined(Product.self)) }
         return Page(fetched: rows, limit: page.limit) { PageCursor(id: $0.0.id!) }
     }

@@ -67,10 +67,6 @@ struct WishlistService {
 
     /// The user's items whose products are active in active stores.
     private func visibleItems(of userID: UUID) -> QueryBuilder<WishlistItem> {
-        WishlistItem.query(on: db).filter(\.$userID == userID)
-            .join(Product.self, on: \WishlistItem.$product.$id == \Product.$id)
-            .join(Store.self, on: \Product.$store.$id == \Store.$id)
-            .filter(Product.self, \.$status == Product.Status.active.rawValue)
-            .filter(Store.self, \.$status == Store.Status.active.rawValue)
+        WishlistItem.query(on: db).filter(\.$userID == userID).joiningVisibleProducts(\.$product.$id)
     }
 }
