@@ -5,11 +5,8 @@ import Foundation
 enum OpeningTimes {
     static func isOpen(_ hours: [OpeningHours], timeZone identifier: String, at date: Date) -> Bool {
         guard let zone = TimeZone(identifier: identifier) else { return false }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.weekday, .hour, .minute], from: date)
-        // Calendar: 1 = Sunday; opening hours: 1 = Monday … 7 = Sunday.
-        let today = ((parts.weekday ?? 1) + 5) % 7 + 1
+        let parts = calendar(zone).dateComponents([.weekday, .hour, .minute], from: date)
+        let today = weekday(parts)
         let yesterday = (today + 5) % 7 + 1
         let now = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
         return hours.contains { period in
@@ -18,5 +15,21 @@ enum OpeningTimes {
             if period.weekday == yesterday, overnight { return now < period.closes }
             return false
         }
+    }
+
+    /// The weekday at `date` in the store's time zone, 1 = Monday … 7 = Sunday (as opening hours count).
+    static func weekday(of date: Date, timeZone identifier: String) -> Int {
+        weekday(calendar(TimeZone(identifier: identifier) ?? .gmt).dateComponents([.weekday], from: date))
+    }
+
+    private static func weekday(_ parts: DateComponents) -> Int {
+        // Calendar: 1 = Sunday.
+        ((parts.weekday ?? 1) + 5) % 7 + 1
+    }
+
+    private static func calendar(_ zone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar
     }
 }

@@ -74,6 +74,9 @@ enum PublicCatalogPages {
         var store: StoreInfo
         var canManage: Bool
         var liked: Bool
+        var wishlisted: Bool
+        /// The signed-in user's boards, to pin the product to one.
+        var boards: [BoardWebPages.BoardOption]
     }
 
     struct ProductDetail: Encodable {
@@ -145,7 +148,9 @@ enum PublicCatalogPages {
         return try await req.renderPage("catalog/product", ProductPage(
             page: context, product: detail, store: try await storeInfo(view.store, media: media),
             canManage: try await StoreAccess(db: req.db).canManage(view.store, user: user),
-            liked: try await DiscoveryWebRoutes.likes(id, user: user, on: req.db)))
+            liked: try await DiscoveryWebRoutes.likes(id, user: user, on: req.db),
+            wishlisted: try await WishlistWebPage.contains(id, user: user, on: req.db),
+            boards: try await BoardWebPages.options(for: user, req: req)))
     }
 
     static func productCards(_ products: [Product], req: Request, media: MediaService) async throws -> [ProductCard] {

@@ -7,5 +7,6 @@ public enum Commands {
         app.asyncCommands.use(SeedDemoCommand(), as: "seed-demo")
         app.asyncCommands.use(BenchMediaCommand(), as: "bench-media")
         app.asyncCommands.use(ImportProductsCommand(), as: "import-products")
+        app.asyncCommands.use(SearchReindexCommand(), as: "search-reindex")
     }
 }

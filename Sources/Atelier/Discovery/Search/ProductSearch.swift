@@ -115,16 +115,28 @@ struct ProductSearch {
             for color in try row.decode(column: "colors", as: String.self).split(separator: ",") { colors[String(color), default: 0] += n }
         }
         let brandNames = try await Brand.query(on: db).filter(\.$id ~~ Array(brands.keys)).all()
-        let categoryNames = try await Category.query(on: db).filter(\.$id ~~ Array(categories.keys)).all()
+        let categoryNames = try await categoryLabels(Array(categories.keys))
         let storeNames = try await Store.query(on: db).filter(\.$id ~~ Array(stores.keys)).all()
         func facets(_ counts: [UUID: Int], label: (UUID) -> String?) -> [Facet] {
             Self.top(counts.compactMap { id, n in label(id).map { Facet(value: id.uuidString, label: $0, count: n) } })
         }
         return (total, Facets(
-            categories: facets(categories) { id in categoryNames.first { $0.id == id }?.name },
+            categories: facets(categories) { categoryNames[$0] },
             brands: facets(brands) { id in brandNames.first { $0.id == id }?.name },
             stores: facets(stores) { id in storeNames.first { $0.id == id }?.name },
             colors: Self.top(colors.map { Facet(value: $0.key, label: $0.key, count: $0.value) })))
+    }
+
+    /// "Women › Shirts": a category's name after its parent's, since names repeat across the tree.
+    private func categoryLabels(_ ids: [UUID]) async throws -> [UUID: String] {
+        let categories = try await Category.query(on: db).filter(\.$id ~~ ids).all()
+        let parents = try await Category.query(on: db).filter(\.$id ~~ categories.compactMap(\.parentID)).all()
+        var labels: [UUID: String] = [:]
+        for category in categories {
+            let parent = parents.first { $0.id == category.parentID }
+            labels[category.id!] = parent.map { "\($0.name) › \(category.name)" } ?? category.name
+        }
+        return labels
     }
 
     private static func top(_ facets: [Facet]) -> [Facet] {

@@ -5,7 +5,11 @@ import Vapor
 /// buttons on product and store pages (plain forms, so they work without JavaScript).
 enum DiscoveryWebRoutes {
     static func register(_ web: any RoutesBuilder) {
+        web.get("search", use: SearchPage.render)
+        BoardWebPages.register(web)
+        WishlistWebPage.register(web)
         let signedIn = web.grouped(RequireWebUser())
+        signedIn.post("search", "save", use: SearchPage.save)
         signedIn.get("feed", use: feedPage)
         signedIn.get("lookbook", use: lookbookPage)
         signedIn.post("products", ":productID", "like", use: { try await like($0, liked: true) })
@@ -26,6 +30,9 @@ enum DiscoveryWebRoutes {
         var page: PageContext
         var products: [PublicCatalogPages.ProductCard]
         var nextCursor: String?
+        var boards: [BoardWebPages.BoardCard]
+        /// A product waiting to be pinned to the board about to be made.
+        var pinProductID: String?
     }
 
     /// `/feed?tab=following|discover`, with the filters saved in the settings; "More" follows the cursor.
@@ -47,7 +54,11 @@ enum DiscoveryWebRoutes {
         let page = try PageRequest(limit: 24, cursor: req.query[String.self, at: "cursor"])
         let likes = try await LikeService(db: req.db, services: req.atelier).lookbook(of: user, page: page)
         let cards = try await PublicCatalogPages.productCards(likes.items.map(\.product), req: req, media: MediaService(db: req.db, services: req.atelier))
-        return try await req.renderPage("discovery/lookbook", LookbookPage(page: PageContext(req, title: "Your lookbook"), products: cards, nextCursor: likes.nextCursor))
+        let boards = try await BoardService(db: req.db, services: req.atelier).boards(of: user.requireID())
+        return try await req.renderPage("discovery/lookbook", LookbookPage(
+            page: PageContext(req, title: "Your lookbook"), products: cards, nextCursor: likes.nextCursor,
+            boards: try await BoardWebPages.cards(boards, req: req),
+            pinProductID: req.query[String.self, at: "pin"].flatMap(UUID.init(uuidString:))?.uuidString.lowercased()))
     }
 
     static func like(_ req: Request, liked: Bool) async throws -> Response {

@@ -1,0 +1,127 @@
+import Fluent
+import Foundation
+import Vapor
+
+/// `/search`: the search page with its filters and facet counts (a GET form, so every search is a
+/// link), "More" paging that the infinite-scroll script follows, and "Save this search".
+enum SearchPage {
+    struct Option: Encodable {
+        var value: String
+        var label: String
+        var count: Int?
+        var checked: Bool
+    }
+
+    struct FilterGroup: Encodable {
+        var name: String
+        var title: String
+        var options: [Option]
+        /// Beyond the first few, behind "More".
+        var moreOptions: [Option]
+        var hasMore: Bool
+
+        init(name: String, title: String, options: [Option]) {
+            // Checked ones stay in view.
+            let ordered = options.filter(\.checked) + options.filter { !$0.checked }
+            self.name = name
+            self.title = title
+            self.options = Array(ordered.prefix(SearchPage.visibleOptions))
+            self.moreOptions = Array(ordered.dropFirst(SearchPage.visibleOptions))
+            self.hasMore = !moreOptions.isEmpty
+        }
+    }
+
+    static let visibleOptions = 8
+
+    struct Context: WebPageContext {
+        var page: PageContext
+        var q: String
+        var sorts: [Option]
+        var groups: [FilterGroup]
+        var priceMin: String
+        var priceMax: String
+        var onSale: Bool
+        var total: Int
+        var products: [PublicCatalogPages.ProductCard]
+        var moreURL: String?
+        var searched: Bool
+    }
+
+    static let sortLabels: [(ProductSearchQuery.Sort, String)] = [
+        (.relevance, "Best match"), (.newest, "Newest"), (.priceAsc, "Price: low to high"), (.priceDesc, "Price: high to low"),
+        (.mostLiked, "Most liked"),
+    ]
+
+    static func render(_ req: Request) async throws -> View {
+        let query = try parse(req)
+        let results = try await ProductSearch(db: req.db).run(query, cursor: req.query[String.self, at: "cursor"], limit: 24)
+        let cards = try await PublicCatalogPages.productCards(results.items, req: req, media: MediaService(db: req.db, services: req.atelier))
+        func options(_ facets: [ProductSearch.Facet], selected: [String]) -> [Option] {
+            var list = facets.map { Option(value: $0.value.lowercased(), label: $0.label, count: $0.count, checked: selected.contains($0.value.lowercased())) }
+            for value in selected where !list.contains(where: { $0.value == value }) {
+                list.append(Option(value: value, label: facets.first { $0.value.lowercased() == value }?.label ?? "Selected", count: 0, checked: true))
+            }
+            return list
+        }
+        let ids = { (list: [UUID]) in list.map { $0.uuidString.lowercased() } }
+        let groups = [
+            FilterGroup(name: "categoryId", title: "Category", options: options(results.facets.categories, selected: ids(query.categoryIDs))),
+            FilterGroup(name: "brandId", title: "Brand", options: options(results.facets.brands, selected: ids(query.brandIDs))),
+            FilterGroup(name: "storeId", title: "Store", options: options(results.facets.stores, selected: ids(query.storeIDs))),
+            FilterGroup(name: "color", title: "Colour", options: options(results.facets.colors, selected: query.colors)),
+            FilterGroup(name: "gender", title: "For", options: ["women", "men", "unisex"].map {
+                Option(value: $0, label: $0.capitalized, count: nil, checked: query.genders.contains($0))
+            }),
+        ].filter { !$0.options.isEmpty }
+        var more: String?
+        if let cursor = results.nextCursor {
+            var items = query.urlQueryItems
+            items.append(.init(name: "cursor", value: cursor))
+            var components = URLComponents()
+            components.queryItems = items
+            more = "/search?" + (components.percentEncodedQuery ?? "")
+        }
+        let title = query.text.map { "“\($0)”" } ?? "Search"
+        return try await req.renderPage("discovery/search", Context(
+            page: PageContext(req, title: title), q: query.text ?? "",
+            sorts: sortLabels.map { Option(value: $0.0.rawValue, label: $0.1, count: nil, checked: $0.0 == results.sort) },
+            groups: groups, priceMin: query.priceMin.map { String($0 / 100) } ?? "", priceMax: query.priceMax.map { String($0 / 100) } ?? "",
+            onSale: query.onSale, total: results.total, products: cards, moreURL: more, searched: !query.urlQueryItems.isEmpty))
+    }
+
+    /// `POST /search/save`: saves the search in the form's `query` under `name`.
+    static func save(_ req: Request) async throws -> Response {
+        let user = try req.requireWebUser()
+        struct Form: Content { var name: String; var query: String }
+        let form = try req.content.decode(Form.self)
+        var components = URLComponents()
+        components.percentEncodedQuery = form.query
+        let query = try parse(items: components.queryItems ?? [])
+        _ = try await SavedSearchService(db: req.db, services: req.atelier).create(named: form.name, query: query, by: user)
+        Flash.set("success", "Saved. New pieces matching “\(form.name)” will show in your following feed.", on: req)
+        return req.redirect(to: "/search?\(query.urlQuery)")
+    }
+
+    static func parse(_ req: Request) throws -> ProductSearchQuery {
+        var components = URLComponents()
+        components.percentEncodedQuery = req.url.query
+        return try parse(items: components.queryItems ?? [])
+    }
+
+    /// The page's parameters as a search. Prices are typed in whole currency units; ids that are
+    /// not ids are dropped (links get edited by hand), everything else is checked as in the API.
+    static func parse(items: [URLQueryItem]) throws -> ProductSearchQuery {
+        func all(_ name: String) -> [String] { items.filter { $0.name == name }.compactMap(\.value).filter { !$0.isEmpty } }
+        func first(_ name: String) -> String? { all(name).first }
+        func price(_ name: String) -> Int? { first(name).flatMap(Double.init).map { Int(($0 * 100).rounded()) } }
+        var query = ProductSearchQuery(
+            text: first("q"), categoryIDs: all("categoryId").compactMap(UUID.init(uuidString:)),
+            storeIDs: all("storeId").compactMap(UUID.init(uuidString:)), brandIDs: all("brandId").compactMap(UUID.init(uuidString:)),
+            colors: all("color"), sizes: all("size"), genders: all("gender"), priceMin: price("priceMin"), priceMax: price("priceMax"),
+            onSale: first("onSale") == "true" || first("onSale") == "on", sort: first("sort").flatMap(ProductSearchQuery.Sort.init(rawValue:)))
+        if let lat = first("lat").flatMap(Double.init), let lng = first("lng").flatMap(Double.init) {
+            query.near = .init(lat: lat, lng: lng, radiusKm: first("radiusKm").flatMap(Double.init) ?? SearchParameters.defaultRadiusKm)
+        }
+        return try query.validated()
+    }
+}
