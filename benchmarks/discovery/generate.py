@@ -395,7 +395,7 @@ def main():
         else:
             title = f"{(color_name or color).capitalize()} {fabric.lower()} {noun}"
         description = " ".join([
-            f"A {adjective.lower()} {noun} in {fabric.lower()} with {rng.choice(FITS)}.",
+            f"{adjective} {noun} in {fabric.lower()}, cut with {rng.choice(FITS)}.",
             f"Colour: {color_name.lower() or color}{' and ' + colors[1] if len(colors) > 1 else ''}.",
         ] + rng.sample(DETAILS, rng.randint(1, 2)))
         if city[4] == "EUR":

@@ -45,7 +45,19 @@ final class BackgroundWorkers: LifecycleHandler {
                 }
             }
         }
-        tasks.withLockedValue { $0 = [delivery, cleanup, counters] }
+        let redraw = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(600))
+                do {
+                    if let count = try await FeedSortKeyRedraw(db: db, services: services).runIfDue() {
+                        logger.info("Feed sort keys re-drawn for \(count) products.")
+                    }
+                } catch {
+                    logger.error("Re-drawing feed sort keys failed: \(String(reflecting: error))")
+                }
+            }
+        }
+        tasks.withLockedValue { $0 = [delivery, cleanup, counters, redraw] }
     }
 
     func shutdownAsync(_ app: Application) async {

@@ -73,5 +73,6 @@ enum Migrations {
         app.migrations.add(AddStoreTimeZone())
         app.migrations.add(CreateProductSearch())
         app.migrations.add(CreateSavedSearchesAndBoards())
+        app.migrations.add(CreateFeedRedraws())
     }
 }

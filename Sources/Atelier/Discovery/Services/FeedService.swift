@@ -22,6 +22,9 @@ struct FeedService {
     {
         let page = try PageRequest(limit: limit, cursor: nil)
         let cursor = try rawCursor.map(FeedCursor.decode)
+        if let cursor, let redrawn = try await FeedSortKeyRedraw(db: db, services: services).latest(), redrawn > cursor.asOf {
+            throw Problem.conflict("The feed was reshuffled since this page was loaded; start again from the top.", field: "cursor")
+        }
         let now = services.clock.now()
         let asOfMilliseconds = cursor?.asOfMilliseconds ?? FeedCursor.milliseconds(min(requestedAsOf ?? now, now))
         let asOf = Date(timeIntervalSince1970: Double(asOfMilliseconds) / 1000)

@@ -1,0 +1,47 @@
+import Fluent
+import Foundation
+import Testing
+import VaporTesting
+
+@testable import Atelier
+
+@Suite("Discovery: daily re-draw of feed sort keys")
+struct FeedRedrawTests {
+    @Test("the re-draw moves recent keys within the spread, weighs on heavy uploaders, and old cursors are refused")
+    func redraw() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let shopper = try await t.signUp(name: "Night owl")
+            #expect(try await t.send(.PUT, "/api/v1/me/follows/stores/\(f.storeAID)", token: shopper.accessToken).status == .ok)
+            var products: [Product] = []
+            for index in 0..<6 { products.append(try await t.product(.init(title: "Piece \(index)", category: f.shirts), in: f.storeA, owner: f.ownerA)) }
+            let first = try await t.send(.GET, "/api/v1/feed/following?limit=2", token: shopper.accessToken).content.decode(FeedPageBody.self)
+            let cursor = try #require(first.nextCursor)
+
+            t.clock.advance(by: 60)  // (within the access token's lifetime)
+            let redraw = FeedSortKeyRedraw(db: t.app.db, services: t.app.atelier)
+            #expect(try await redraw.redraw() >= 6)
+            let spread = Double(t.app.atelier.config.feedSpreadHours) * 3600
+            for product in products {
+                let fresh = try #require(try await Product.find(product.id, on: t.app.db))
+                #expect(abs(fresh.feedSortKey - fresh.createdAt.timeIntervalSince1970) <= spread + 0.001)
+            }
+            // A heavy uploader's keys sit lower by the penalty.
+            let heavy = FeedSortKey.key(createdAt: Date(timeIntervalSince1970: 0), spread: spread, recentUploads: 300, random: 0)
+            #expect(heavy == -spread)
+
+            let stale = try await t.send(.GET, "/api/v1/feed/following?limit=2&cursor=\(cursor)", token: shopper.accessToken)
+            #expect(stale.status == .conflict)
+            #expect(stale.body.string.contains("start again from the top"))
+            let again = try await t.readFeed("/api/v1/feed/following", token: shopper.accessToken, limit: 2)
+            #expect(Set(again) == Set(products.map { $0.id!.uuidString }) && again.count == 6)
+
+            // The job runs at 04:00 UTC only, at most once a day.
+            t.clock.set(Date(timeIntervalSince1970: 1_800_000_000 + 44 * 3600))  // Sunday 04:00 UTC
+            #expect(try await redraw.runIfDue() != nil)
+            #expect(try await redraw.runIfDue() == nil)
+            t.clock.advance(by: 3600)
+            #expect(try await redraw.runIfDue() == nil)
+        }
+    }
+}
