@@ -72,7 +72,7 @@ enum SearchParameters {
 
     /// A place from lat, lng and radius (10 km when absent); the radius alone, or one coordinate, is an error.
     static func near(lat: Double?, lng: Double?, radiusKm: Double?, into errors: inout FieldErrors) -> ProductSearchQuery.Near? {
-        if (lat == nil) != (lng == nil) { errors.add(lat == nil ? "lat" : "lng", "must be given together with \(lat == nil ? "lng" : "lat")") }
+        Geo.check(lat: lat, lng: lng, into: &errors)
         if radiusKm != nil, lat == nil || lng == nil { errors.add("radiusKm", "needs lat and lng") }
         guard let lat, let lng else { return nil }
         return .init(lat: lat, lng: lng, radiusKm: radiusKm ?? defaultRadiusKm)

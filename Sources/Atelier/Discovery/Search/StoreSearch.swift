@@ -24,7 +24,6 @@ struct StoreSearch {
     func search(_ request: Request) async throws -> [Hit] {
         var errors = FieldErrors()
         if let text = request.text, text.count > 100 { errors.add("q", "must be at most 100 characters") }
-        if (request.lat == nil) != (request.lng == nil) { errors.add(request.lat == nil ? "lat" : "lng", "must be given together with \(request.lat == nil ? "lng" : "lat")") }
         Geo.check(lat: request.lat, lng: request.lng, into: &errors)
         if let km = request.radiusKm {
             if request.lat == nil { errors.add("radiusKm", "needs lat and lng") }

@@ -39,7 +39,6 @@ struct FeedFilters: Sendable, Equatable {
         if let radius = o.radiusKm, !AccountRules.radiusChoices.contains(radius) {
             errors.add("radiusKm", "must be 1, 5, 10 or 50")
         }
-        if (o.lat == nil) != (o.lng == nil) { errors.add(o.lat == nil ? "lat" : "lng", "must be given together with \(o.lat == nil ? "lng" : "lat")") }
         Geo.check(lat: o.lat, lng: o.lng, into: &errors)
         if let raw = o.uploadedWithin {
             if let within = UploadedWithin(rawValue: raw) { filters.uploadedWithin = within } else {

@@ -12,8 +12,10 @@ enum Geo {
         return 2 * earthRadiusKm * asin(min(1, sqrt(a)))
     }
 
-    /// Reports a latitude outside -90...90 or a longitude outside -180...180 (either may be absent).
+    /// Reports a latitude outside -90...90 or a longitude outside -180...180, and one given
+    /// without the other (both may be absent).
     static func check(lat: Double?, lng: Double?, into errors: inout FieldErrors) {
+        if (lat == nil) != (lng == nil) { errors.add(lat == nil ? "lat" : "lng", "must be given together with \(lat == nil ? "lng" : "lat")") }
         if let lat, !(lat.isFinite && (-90...90).contains(lat)) { errors.add("lat", "must be between -90 and 90") }
         if let lng, !(lng.isFinite && (-180...180).contains(lng)) { errors.add("lng", "must be between -180 and 180") }
     }
