@@ -1,3 +1,4 @@
+import OpenAPIRuntime
 import OpenAPIVapor
 import Vapor
 
@@ -9,7 +10,10 @@ enum APIRoutes {
             IdempotencyMiddleware(),
             RequestContextMiddleware())
         let transport = VaporTransport(routesBuilder: api)
-        try APIHandler(app: app).registerHandlers(on: transport, serverURL: URL(string: "/api/v1")!)
+        try APIHandler(app: app).registerHandlers(
+            on: transport, serverURL: URL(string: "/api/v1")!,
+            // Compact JSON (the runtime's default pretty-prints); sorted keys keep bodies, and so ETags, stable.
+            configuration: Configuration(jsonEncodingOptions: [.sortedKeys]))
 
         // The contract itself, byte for byte.
         let contractPath = app.directory.workingDirectory + "openapi.yaml"

@@ -5,8 +5,14 @@ import Vapor
 
 public enum DatabaseSetup {
     /// Creates the configured PostgreSQL schema (the connections' search path names it).
+    /// On SQLite files, also switches to write-ahead logging (it stays set in the file): readers
+    /// then never wait for the writer, nor the writer for readers.
     static func prepareSchema(_ app: Application, config: AppConfig) async throws {
-        guard let schema = config.databaseSchema, let sql = app.db as? any SQLDatabase else { return }
+        guard let sql = app.db as? any SQLDatabase else { return }
+        if case .sqliteFile = config.database {
+            try await sql.raw("PRAGMA journal_mode=WAL").run()
+        }
+        guard let schema = config.databaseSchema else { return }
         try await sql.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
     }
 
@@ -25,17 +31,21 @@ public enum DatabaseSetup {
             if !directory.isEmpty {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
-            app.databases.use(.sqlite(.file(path), maxConnectionsPerEventLoop: 1), as: .sqlite)
+            app.databases.use(.sqlite(.file(path), maxConnectionsPerEventLoop: connectionsPerEventLoop(config)), as: .sqlite)
         case .postgres(let url):
             var configuration = try SQLPostgresConfiguration(url: url)
             configuration.searchPath = config.databaseSchema.map { [$0] }
             app.databases.use(
                 .postgres(
                     configuration: configuration,
-                    maxConnectionsPerEventLoop: max(1, config.databasePoolSize / max(1, System.coreCount)),
+                    maxConnectionsPerEventLoop: connectionsPerEventLoop(config),
                     connectionPoolTimeout: .seconds(10)),
                 as: .psql)
         }
     }
 
+    /// `DATABASE_POOL_SIZE` connections in all, spread over the event loops.
+    private static func connectionsPerEventLoop(_ config: AppConfig) -> Int {
+        max(1, config.databasePoolSize / max(1, System.coreCount))
+    }
 }

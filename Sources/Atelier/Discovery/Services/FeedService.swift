@@ -45,12 +45,14 @@ struct FeedService {
             WHERE p.status = \(bind: Product.Status.active.rawValue)
             AND p.created_at < \(bind: asOf.addingTimeInterval(1))
             """
+        // The store tests stay plain filters, so that SQLite walks the feed index (see SearchConditions.storeColumn).
+        let storeColumn = SearchConditions(dialect: (db as! any SQLDatabase).dialect.name).storeColumn
         if let nearby {
-            query.appendInterpolation(unsafeRaw: "\nAND p.store_id IN (")
+            query.appendInterpolation(unsafeRaw: "\nAND \(storeColumn) IN (")
             query.appendInterpolation(binds: nearby)
             query.appendInterpolation(unsafeRaw: ")")
         } else {
-            query.appendInterpolation(unsafeRaw: "\nAND p.store_id IN (SELECT s.id FROM \(Store.schema) s WHERE s.status = ")
+            query.appendInterpolation(unsafeRaw: "\nAND \(storeColumn) IN (SELECT s.id FROM \(Store.schema) s WHERE s.status = ")
             query.appendInterpolation(bind: Store.Status.active.rawValue)
             query.appendInterpolation(unsafeRaw: ")")
         }
