@@ -106,6 +106,7 @@ def collect(work):
         "build": env["BENCH_BUILD"], "date": env["BENCH_DATE"], "command": env["BENCH_COMMAND"], "commit": env["BENCH_COMMIT"],
         "nproc": env["BENCH_NPROC"], "cpu": env["BENCH_CPU"], "wrk": env["BENCH_WRK"], "duration": env["BENCH_DURATION"],
         "warmup": env["BENCH_WARMUP"], "tokens": env["BENCH_TOKENS"],
+        "sqlite_connections": env.get("BENCH_SQLITE_CONNECTIONS", "?"),
     }
 
 
@@ -136,6 +137,8 @@ def report(work, doc_path):
         verdict = ""
         if w["requests"] == 0:
             verdict = " — no requests"
+        elif w["non2xx"] + w["errors"]:
+            verdict = " — **failed requests**"
         elif p99_max is not None:
             ok = w["p99_ms"] < p99_max and (rps_min is None or w["rps"] >= rps_min)
             verdict = " — met" if ok else " — missed"
@@ -163,7 +166,8 @@ users in turn, client and server on the same machine over loopback.
 |---|---|---|---|---|---|---|---|
 """ + "\n".join(rows) + f"""
 
-Server peak RSS (VmHWM) over the whole run: {r['hwm_mb']:.0f} MB. Errors in the server log: {r['server_errors']}.
+Server peak RSS (VmHWM) over the whole run: {r['hwm_mb']:.0f} MB. SQLite connections the server had open at the end:
+{r['sqlite_connections']}. Error lines in the server log: {r['server_errors']}.
 """
     text = open(doc_path).read() if os.path.exists(doc_path) else \
         "# Benchmarks\n\nFigures and how they were produced. Re-run the scripts named in each section to update them.\n"

@@ -190,8 +190,8 @@ class Ids:
         return self._text((ms << 80) | (0x7 << 76) | ((r >> 62) << 64) | (0x2 << 62) | (r & ((1 << 62) - 1)))
 
     def v4(self):
-        r = self.rng.getrandbits(122)
-        return self._text(((r >> 76) << 80) | (0x4 << 76) | (((r >> 62) & 0xFFF) << 64) | (0x2 << 62) | (r & ((1 << 62) - 1)))
+        r = self.rng.getrandbits(128)
+        return self._text((r & ~((0xF << 76) | (0x3 << 62))) | (0x4 << 76) | (0x2 << 62))
 
 
 def offset(lat, lng, km_north, km_east):
