@@ -1,12 +1,6 @@
-// The search page: "Save search" sends the current search (the page's own query string).
+// The search page: filters open beside the results on wide screens, and a new sort applies at once.
 (function () {
   "use strict";
-  var field = document.getElementById("save-search-query");
-  if (field) {
-    var params = new URLSearchParams(window.location.search);
-    params.delete("cursor");
-    field.value = params.toString();
-  }
   // Filters stay open beside the results on wide screens; on phones they fold away.
   var filters = document.getElementById("search-filters");
   if (filters && window.matchMedia("(min-width: 48rem)").matches) filters.open = true;

@@ -41,7 +41,10 @@ struct SavedSearchAndBoardTests {
             #expect(try await t.send(.POST, "/api/v1/me/follows/searches", json: json, token: token).status == .conflict)
             let badColour = #"{"name":"Teal","filters":{"colors":["teal"]}}"#
             #expect(try await t.send(.POST, "/api/v1/me/follows/searches", json: badColour, token: token).status == .unprocessableEntity)
-            let noName = #"{"name":" ","filters":{}}"#
+            let nothing = #"{"name":"Everything","filters":{}}"#
+            let everything = try await t.send(.POST, "/api/v1/me/follows/searches", json: nothing, token: token)
+            #expect(everything.status == .unprocessableEntity && everything.body.string.contains("\"filters\""))
+            let noName = #"{"name":" ","filters":{"q":"x"}}"#
             #expect(try await t.send(.POST, "/api/v1/me/follows/searches", json: noName, token: token).status == .unprocessableEntity)
 
             struct Created: Decodable { var id: String }

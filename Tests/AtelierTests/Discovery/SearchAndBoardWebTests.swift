@@ -37,6 +37,7 @@ struct SearchAndBoardWebTests {
             let cookie = try await catalogPages.webSignIn(t, email: shopper.user.email!)
             let form = try await forms.openForm(t, "/search?q=\(word)&color=red", cookie: cookie)
             #expect(form.html.contains("id=\"save-search-form\""))
+            #expect(form.html.contains("name=\"query\" id=\"save-search-query\" value=\"q=\(word)&amp;color=red\""))
             let saved = try await forms.post(t, "/search/save", form: ["csrfToken": form.csrf, "name": "Red things", "query": "q=\(word)&color=red"], cookie: cookie)
             #expect(saved.status == .seeOther)
             let searches = try await SavedSearch.query(on: t.app.db).filter(\.$userID == UUID(uuidString: shopper.user.id)!).all()

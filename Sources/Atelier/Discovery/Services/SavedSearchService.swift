@@ -22,6 +22,10 @@ struct SavedSearchService {
         if !Self.nameLength.contains(name.count) { errors.add("name", "must be 1 to \(Self.nameLength.upperBound) characters") }
         try errors.throwIfAny()
         let query = try rawQuery.validated()
+        // Without words or filters it would follow every product there is.
+        guard !query.urlQueryItems.filter({ $0.name != "sort" }).isEmpty else {
+            throw Problem.invalid("filters", "needs words or at least one filter")
+        }
         if !query.categoryIDs.isEmpty {
             let found = try await Category.query(on: db).filter(\.$id ~~ query.categoryIDs).count()
             if found != query.categoryIDs.count { throw Problem.invalid("filters.categoryIds", "names a category that does not exist") }

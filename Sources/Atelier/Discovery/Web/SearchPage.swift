@@ -45,6 +45,8 @@ enum SearchPage {
         var products: [PublicCatalogPages.ProductCard]
         var moreURL: String?
         var searched: Bool
+        /// The search as the "Save search" form sends it.
+        var saveQuery: String
     }
 
     static let sortLabels: [(ProductSearchQuery.Sort, String)] = [
@@ -86,7 +88,8 @@ enum SearchPage {
             page: PageContext(req, title: title), q: query.text ?? "",
             sorts: sortLabels.map { Option(value: $0.0.rawValue, label: $0.1, count: nil, checked: $0.0 == results.sort) },
             groups: groups, priceMin: query.priceMin.map { String($0 / 100) } ?? "", priceMax: query.priceMax.map { String($0 / 100) } ?? "",
-            onSale: query.onSale, total: results.total, products: cards, moreURL: more, searched: !query.urlQueryItems.isEmpty))
+            onSale: query.onSale, total: results.total, products: cards, moreURL: more, searched: !query.urlQueryItems.isEmpty,
+            saveQuery: query.urlQuery))
     }
 
     /// `POST /search/save`: saves the search in the form's `query` under `name`.
