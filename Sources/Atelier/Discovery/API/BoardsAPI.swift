@@ -73,16 +73,11 @@ extension APIHandler {
 
     /// Boards with their cover: the first photo of the most recently pinned product.
     private func boardBodies(_ summaries: [BoardService.Summary], _ req: Request) async throws -> [Components.Schemas.Board] {
-        let productIDs = summaries.compactMap { $0.coverProduct?.id }
-        let photos = try await ProductPhoto.query(on: req.db).filter(\.$product.$id ~~ productIDs).filter(\.$position == 0).all()
-        let media = try await Media.query(on: req.db).filter(\.$id ~~ photos.map { $0.$media.id }).all()
         let mediaService = MediaService(db: req.db, services: services)
         return summaries.map { summary in
-            let cover = summary.coverProduct.flatMap { product in photos.first { $0.$product.id == product.id } }
-                .flatMap { photo in media.first { $0.id == photo.$media.id } }
-            return .init(
+            .init(
                 id: summary.board.id!.uuidString, name: summary.board.name, isPublic: summary.board.isPublic, itemCount: summary.itemCount,
-                cover: cover.map { .init($0, service: mediaService) },
+                cover: summary.cover.map { .init($0, service: mediaService) },
                 webUrl: "\(services.config.publicBaseURL)/boards/\(summary.board.id!.uuidString.lowercased())",
                 createdAt: summary.board.createdAt)
         }

@@ -11,7 +11,8 @@ struct BoardService {
     struct Summary: Sendable {
         var board: Board
         var itemCount: Int
-        var coverProduct: Product?
+        /// The first photo of the most recently pinned product still on sale.
+        var cover: Media?
     }
 
     let db: any Database
@@ -99,15 +100,21 @@ struct BoardService {
     }
 
     private func summaries(_ boards: [Board]) async throws -> [Summary] {
-        var result: [Summary] = []
+        var counted: [(board: Board, count: Int, latest: Product?)] = []
         for board in boards {
             let latest = try await BoardItem.query(on: db).filter(\.$boardID == board.requireID())
                 .joiningVisibleProducts(\.$product.$id).sort(\.$id, .descending)
             let count = try await latest.copy().count()
-            let cover = try await latest.first().map { try $0.joined(Product.self) }
-            result.append(Summary(board: board, itemCount: count, coverProduct: cover))
+            counted.append((board, count, try await latest.first().map { try $0.joined(Product.self) }))
         }
-        return result
+        // The covers of all boards in two queries: each latest product's first photo, then its media row.
+        let productIDs = counted.compactMap { $0.latest?.id }
+        let photos = try await ProductPhoto.query(on: db).filter(\.$product.$id ~~ productIDs).filter(\.$position == 0).all()
+        let media = try await Media.query(on: db).filter(\.$id ~~ photos.map { $0.$media.id }).all()
+        return counted.map { entry in
+            let photo = entry.latest.flatMap { product in photos.first { $0.$product.id == product.id } }
+            return Summary(board: entry.board, itemCount: entry.count, cover: photo.flatMap { photo in media.first { $0.id == photo.$media.id } })
+        }
     }
 
     private func save(_ board: Board) async throws {

@@ -43,14 +43,12 @@ enum BoardWebPages {
             .map { BoardOption(id: $0.id!.uuidString.lowercased(), name: $0.name) }
     }
 
-    static func cards(_ summaries: [BoardService.Summary], req: Request) async throws -> [BoardCard] {
-        let covers = try await PublicCatalogPages.productCards(
-            summaries.compactMap(\.coverProduct), req: req, media: MediaService(db: req.db, services: req.atelier))
+    static func cards(_ summaries: [BoardService.Summary], req: Request) -> [BoardCard] {
+        let media = MediaService(db: req.db, services: req.atelier)
         return summaries.map { summary in
             BoardCard(
                 url: "/boards/\(summary.board.id!.uuidString.lowercased())", name: summary.board.name, isPublic: summary.board.isPublic,
-                itemCount: summary.itemCount,
-                cover: summary.coverProduct.flatMap { product in covers.first { $0.id == product.id!.uuidString.lowercased() }?.photo })
+                itemCount: summary.itemCount, cover: WebImage(summary.cover, alt: summary.board.name, service: media, preferredWidth: 270))
         }
     }
 
@@ -67,11 +65,11 @@ enum BoardWebPages {
         let shareURL = "\(req.atelier.config.publicBaseURL)/boards/\(id)"
         var context = PageContext(req, title: board.name)
         if board.isPublic {
-            context.share = try await ShareMeta.board(board, itemCount: summary.itemCount, by: owner?.displayName ?? "Someone",
-                                                      cover: summary.coverProduct, db: req.db, service: media, config: req.atelier.config)
+            context.share = ShareMeta.board(board, itemCount: summary.itemCount, by: owner?.displayName ?? "Someone",
+                                            cover: summary.cover, service: media, config: req.atelier.config)
         }
         return try await req.renderPage("discovery/board", BoardPage(
-            page: context, board: try await cards([summary], req: req)[0], id: id, ownerName: owner?.displayName ?? "Someone",
+            page: context, board: cards([summary], req: req)[0], id: id, ownerName: owner?.displayName ?? "Someone",
             isOwner: board.userID == user?.id, shareURL: shareURL, products: productCards,
             moreURL: page.nextCursor.map { "/boards/\(id)?cursor=\($0)" }))
     }
@@ -132,16 +130,11 @@ enum BoardWebPages {
 }
 
 extension ShareMeta {
-    static func board(_ board: Board, itemCount: Int, by owner: String, cover: Product?, db: any Database, service: MediaService,
-                      config: AppConfig) async throws -> ShareMeta {
-        var coverMedia: Media?
-        if let cover, let photo = try await ProductPhoto.query(on: db).filter(\.$product.$id == cover.requireID()).sort(\.$position).first() {
-            coverMedia = try await Media.find(photo.$media.id, on: db)
-        }
-        return ShareMeta(
+    static func board(_ board: Board, itemCount: Int, by owner: String, cover: Media?, service: MediaService, config: AppConfig) -> ShareMeta {
+        ShareMeta(
             type: "website", title: board.name, description: "\(itemCount) \(itemCount == 1 ? "piece" : "pieces") collected by \(owner) on Atelier",
             url: "\(config.publicBaseURL)/boards/\(board.id!.uuidString.lowercased())",
-            image: image(coverMedia, alt: board.name, service: service, baseURL: config.publicBaseURL),
+            image: image(cover, alt: board.name, service: service, baseURL: config.publicBaseURL),
             appleAppStoreID: config.appLinks.appleAppStoreID)
     }
 }

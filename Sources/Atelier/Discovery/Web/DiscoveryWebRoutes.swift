@@ -57,7 +57,7 @@ enum DiscoveryWebRoutes {
         let boards = try await BoardService(db: req.db, services: req.atelier).boards(of: user.requireID())
         return try await req.renderPage("discovery/lookbook", LookbookPage(
             page: PageContext(req, title: "Your lookbook"), products: cards, nextCursor: likes.nextCursor,
-            boards: try await BoardWebPages.cards(boards, req: req),
+            boards: BoardWebPages.cards(boards, req: req),
             pinProductID: req.query[String.self, at: "pin"].flatMap(UUID.init(uuidString:))?.uuidString.lowercased()))
     }
 
