@@ -66,8 +66,10 @@ enum AccountRules {
     static let timeZoneIdentifiers: [String] = Array(Set(TimeZone.knownTimeZoneIdentifiers + ["UTC"])).sorted()
     private static let timeZoneSet = Set(timeZoneIdentifiers)
 
+    /// A zone from the list, or a fixed-offset IANA zone ("Etc/GMT+12"), which the list leaves out.
     static func timeZone(_ raw: String, into errors: inout FieldErrors) -> String? {
-        guard timeZoneSet.contains(raw) else {
+        let fixedOffset = raw.range(of: #"^Etc/GMT[+-]([0-9]|1[0-4])$"#, options: .regularExpression) != nil
+        guard timeZoneSet.contains(raw) || (fixedOffset && TimeZone(identifier: raw) != nil) else {
             errors.add("timeZone", "must be an IANA time zone such as Europe/Stockholm")
             return nil
         }

@@ -70,8 +70,7 @@ actor CatalogCounters {
 
 enum StatsDay {
     static func string(_ date: Date) -> String {
-        let c = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
-        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+        LocalDay(date, in: LocalDay.utc).description
     }
 }
 

@@ -74,5 +74,7 @@ enum Migrations {
         app.migrations.add(CreateProductSearch())
         app.migrations.add(CreateSavedSearchesAndBoards())
         app.migrations.add(CreateFeedRedraws())
+        app.migrations.add(CreateSocial())
+        app.migrations.add(CreateInbox())
     }
 }

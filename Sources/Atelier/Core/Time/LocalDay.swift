@@ -1,0 +1,57 @@
+import Foundation
+
+/// Calendar days as people live them: "YYYY-MM-DD" in a time zone, and when the next one begins.
+struct LocalDay: Sendable, Equatable, Comparable, CustomStringConvertible {
+    let year: Int
+    let month: Int
+    let day: Int
+
+    static let utc = TimeZone(identifier: "UTC")!
+
+    /// The zone named by an IANA identifier, UTC when the name is unknown.
+    static func zone(_ identifier: String) -> TimeZone { TimeZone(identifier: identifier) ?? utc }
+
+    init(_ date: Date, in zone: TimeZone) {
+        let c = Self.calendar(zone).dateComponents([.year, .month, .day], from: date)
+        year = c.year!
+        month = c.month!
+        day = c.day!
+    }
+
+    /// Parses "YYYY-MM-DD"; nil for anything else, including days that do not exist.
+    init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            let date = Self.calendar(Self.utc).date(from: DateComponents(year: year, month: month, day: day)),
+            LocalDay(date, in: Self.utc) == LocalDay(year: year, month: month, day: day)
+        else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
+
+    /// The moment this day begins in `zone` (its midnight, or the first moment after a gap).
+    func start(in zone: TimeZone) -> Date {
+        Self.calendar(zone).date(from: DateComponents(year: year, month: month, day: day))!
+    }
+
+    /// The moment the day after this one begins in `zone`.
+    func end(in zone: TimeZone) -> Date {
+        Self.calendar(zone).date(byAdding: .day, value: 1, to: start(in: zone))!
+    }
+
+    static func < (lhs: LocalDay, rhs: LocalDay) -> Bool { lhs.description < rhs.description }
+
+    private static func calendar(_ zone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar
+    }
+}

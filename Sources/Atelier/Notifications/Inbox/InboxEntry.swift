@@ -1,0 +1,47 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// One notification in a user's in-app inbox.
+final class InboxEntry: Model, @unchecked Sendable {
+    static let schema = "inbox_entries"
+
+    enum Kind: String, Sendable { case friendRequest, friendAccepted, reaction, comment }
+
+    @ID(custom: "id", generatedBy: .user) var id: UUID?
+    @Field(key: "recipient_id") var recipientID: UUID
+    @Field(key: "kind") var kind: String
+    /// Who caused it; nil once their account is gone.
+    @OptionalField(key: "actor_id") var actorID: UUID?
+    @Field(key: "text") var text: String
+    /// A deep link for the apps (`atelier://posts/{id}`).
+    @Field(key: "link") var link: String
+    /// The same place on the web, as a path.
+    @Field(key: "web_path") var webPath: String
+    @Field(key: "created_at") var createdAt: Date
+    @OptionalField(key: "read_at") var readAt: Date?
+
+    init() {}
+}
+
+struct CreateInbox: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(InboxEntry.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("recipient_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
+            .field("kind", .string, .required)
+            .field("actor_id", .uuid, .references(User.schema, "id", onDelete: .setNull))
+            .field("text", .string, .required)
+            .field("link", .string, .required)
+            .field("web_path", .string, .required)
+            .field("created_at", .datetime, .required)
+            .field("read_at", .datetime)
+            .create()
+        let sql = database as! any SQLDatabase
+        try await sql.create(index: "inbox_entries_recipient_idx").on(InboxEntry.schema).column("recipient_id").column("id").run()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(InboxEntry.schema).delete()
+    }
+}

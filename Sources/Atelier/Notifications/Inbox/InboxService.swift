@@ -1,0 +1,56 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// The in-app inbox. Entries are written with `record` on the transaction of the change that
+/// causes them, so a change and its notification commit (or vanish) together.
+struct InboxService {
+    let db: any Database
+    let clock: any AppClock
+
+    struct Draft: Sendable {
+        var recipientID: UUID
+        var kind: InboxEntry.Kind
+        var actorID: UUID?
+        var text: String
+        var link: String
+        var webPath: String
+    }
+
+    /// Writes `draft` on `tx` (the caller's transaction). Nobody is notified of their own doings.
+    static func record(_ draft: Draft, on tx: any Database, now: Date) async throws {
+        guard draft.actorID != draft.recipientID else { return }
+        let entry = InboxEntry()
+        entry.id = .v7(at: now)
+        entry.recipientID = draft.recipientID
+        entry.kind = draft.kind.rawValue
+        entry.actorID = draft.actorID
+        entry.text = String(draft.text.prefix(300))
+        entry.link = draft.link
+        entry.webPath = draft.webPath
+        entry.createdAt = now
+        try await entry.create(on: tx)
+    }
+
+    func list(for userID: UUID, page: PageRequest) async throws -> Page<InboxEntry> {
+        let rows = try await InboxEntry.query(on: db).filter(\.$recipientID == userID).newestFirst(page).all()
+        return Page(fetched: rows, limit: page.limit) { PageCursor(id: $0.id!) }
+    }
+
+    func unreadCount(for userID: UUID) async throws -> Int {
+        try await InboxEntry.query(on: db).filter(\.$recipientID == userID).filter(\.$readAt == nil).count()
+    }
+
+    func markRead(_ id: UUID, for userID: UUID) async throws {
+        guard let entry = try await InboxEntry.query(on: db).filter(\.$id == id).filter(\.$recipientID == userID).first()
+        else { throw Problem.notFound("notification") }
+        guard entry.readAt == nil else { return }
+        entry.readAt = clock.now()
+        try await entry.update(on: db)
+    }
+
+    func markAllRead(for userID: UUID) async throws {
+        try await InboxEntry.query(on: db).filter(\.$recipientID == userID).filter(\.$readAt == nil)
+            .set(\.$readAt, to: clock.now()).update()
+    }
+}

@@ -1,0 +1,47 @@
+import AtelierAPI
+import Foundation
+import Vapor
+
+/// `/me/notifications…`: the in-app inbox.
+extension APIHandler {
+    func listNotifications(_ input: Operations.ListNotifications.Input) async throws -> Operations.ListNotifications.Output {
+        let req = try request()
+        let user = try await req.requireCaller().user
+        let userID = try user.requireID()
+        let inbox = InboxService(db: req.db, clock: services.clock)
+        let page = try await inbox.list(for: userID, page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
+        let actors = try await PeopleDirectory(db: req.db, services: services).people(page.items.compactMap(\.actorID), viewer: userID)
+        let byID = Dictionary(actors.map { ($0.user.id!, $0) }, uniquingKeysWith: { a, _ in a })
+        let base = services.config.publicBaseURL
+        return .ok(.init(body: .json(.init(
+            items: page.items.compactMap { entry in
+                guard let kind = Components.Schemas.NotificationKind(rawValue: entry.kind) else { return nil }
+                return .init(
+                    id: entry.id!.uuidString.lowercased(), kind: kind, text: entry.text,
+                    actor: entry.actorID.flatMap { byID[$0] }.map { .init($0) }, link: entry.link, webUrl: base + entry.webPath,
+                    createdAt: entry.createdAt, readAt: entry.readAt)
+            },
+            nextCursor: page.nextCursor, unreadCount: try await inbox.unreadCount(for: userID)))))
+    }
+
+    func getUnreadNotificationCount(_ input: Operations.GetUnreadNotificationCount.Input) async throws -> Operations.GetUnreadNotificationCount.Output {
+        let req = try request()
+        let userID = try await req.requireCaller().user.requireID()
+        return .ok(.init(body: .json(.init(count: try await InboxService(db: req.db, clock: services.clock).unreadCount(for: userID)))))
+    }
+
+    func markNotificationRead(_ input: Operations.MarkNotificationRead.Input) async throws -> Operations.MarkNotificationRead.Output {
+        let req = try request()
+        let userID = try await req.requireCaller().user.requireID()
+        try await InboxService(db: req.db, clock: services.clock)
+            .markRead(try CatalogParameters.id(input.path.notificationId, "notification"), for: userID)
+        return .noContent(.init())
+    }
+
+    func markAllNotificationsRead(_ input: Operations.MarkAllNotificationsRead.Input) async throws -> Operations.MarkAllNotificationsRead.Output {
+        let req = try request()
+        let userID = try await req.requireCaller().user.requireID()
+        try await InboxService(db: req.db, clock: services.clock).markAllRead(for: userID)
+        return .noContent(.init())
+    }
+}

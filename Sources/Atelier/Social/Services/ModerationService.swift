@@ -1,0 +1,97 @@
+import Fluent
+import Foundation
+
+/// Reports of posts, comments, profiles and photos, and what admins do about them: hide the
+/// content (it then shows to its author only), suspend its author, or dismiss the report.
+struct ModerationService {
+    static let maxReason = 500
+
+    let db: any Database
+    let services: AtelierServices
+
+    /// Files a report about something the reporter can see (anything else is a 404).
+    func report(by reporter: User, subjectType raw: String, subjectID: UUID, reason rawReason: String) async throws -> Report {
+        let reporterID = try reporter.requireID()
+        guard let subject = Report.Subject(rawValue: raw) else {
+            throw Problem.invalid("subjectType", "must be one of \(Report.Subject.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let reason = rawReason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...Self.maxReason).contains(reason.count) else {
+            throw Problem.invalid("reason", "must be 1 to \(Self.maxReason) characters")
+        }
+        let posts = PostService(db: db, services: services)
+        let report = Report()
+        switch subject {
+        case .post:
+            let post = try await posts.visiblePost(subjectID, to: reporterID)
+            (report.subjectID, report.subjectAuthorID, report.excerpt) = (post.id!, post.authorID, post.caption)
+        case .photo:
+            let postID = try await Post.query(on: db).filter(\.$mediaID == subjectID).first()?.id ?? subjectID
+            let post = try await posts.visiblePost(postID, to: reporterID)
+            (report.subjectID, report.subjectAuthorID, report.excerpt) = (post.id!, post.authorID, post.caption)
+        case .comment:
+            guard let found = try await PostComment.find(subjectID, on: db) else { throw Problem.notFound("comment") }
+            let post = try await posts.visiblePost(found.postID, to: reporterID)
+            let comment = try await CommentService(db: db, services: services).comment(subjectID, on: post, viewer: reporterID)
+            (report.subjectID, report.subjectAuthorID, report.excerpt) = (comment.id!, comment.authorID, comment.body)
+        case .profile:
+            let user = try await PeopleDirectory(db: db, services: services).visibleUser(subjectID, to: reporterID)
+            (report.subjectID, report.subjectAuthorID, report.excerpt) = (user.id!, user.id!, "\(user.displayName) (@\(user.username))")
+        }
+        let now = services.clock.now()
+        report.id = .v7(at: now)
+        report.reporterID = reporterID
+        report.subjectType = subject.rawValue
+        report.reason = reason
+        report.createdAt = now
+        try await report.create(on: db)
+        return report
+    }
+
+    /// Open reports oldest first (a queue), resolved ones newest first.
+    func queue(open: Bool, page: PageRequest) async throws -> Page<Report> {
+        let query = Report.query(on: db)
+        if open {
+            query.filter(\.$resolvedAt == nil)
+            if let cursor = page.cursor { query.filter(\.$id > cursor.id) }
+            query.sort(\.$id, .ascending).limit(page.limit + 1)
+        } else {
+            query.filter(\.$resolvedAt != nil).newestFirst(page)
+        }
+        return Page(fetched: try await query.all(), limit: page.limit) { PageCursor(id: $0.id!) }
+    }
+
+    /// Acts on a report; every open report of the same thing is resolved with it.
+    func resolve(_ reportID: UUID, action raw: String, by admin: User) async throws -> Report {
+        guard let action = Report.Action(rawValue: raw) else {
+            throw Problem.invalid("action", "must be one of \(Report.Action.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard let report = try await Report.find(reportID, on: db) else { throw Problem.notFound("report") }
+        guard report.resolvedAt == nil else { throw Problem.conflict("This report was resolved already.") }
+        let now = services.clock.now()
+        switch action {
+        case .hide:
+            switch Report.Subject(rawValue: report.subjectType) {
+            case .post, .photo:
+                try await Post.query(on: db).filter(\.$id == report.subjectID).set(\.$hiddenAt, to: now).update()
+            case .comment:
+                try await PostComment.query(on: db).filter(\.$id == report.subjectID).set(\.$hiddenAt, to: now).update()
+            case .profile, nil:
+                throw Problem.invalid("action", "cannot hide a profile; suspend the account or dismiss the report")
+            }
+        case .suspend:
+            guard let authorID = report.subjectAuthorID, let author = try await User.find(authorID, on: db) else {
+                throw Problem.conflict("The account behind this is gone already.")
+            }
+            _ = try await AdminUserService(db: db, services: services).update(author, suspended: true, isEditor: nil, isAdmin: nil, by: admin)
+        case .dismiss:
+            break
+        }
+        try await Report.query(on: db).filter(\.$subjectID == report.subjectID).filter(\.$resolvedAt == nil)
+            .set(\.$resolvedAt, to: now).set(\.$action, to: action.rawValue).set(\.$resolvedBy, to: admin.id).update()
+        report.resolvedAt = now
+        report.action = action.rawValue
+        report.resolvedBy = admin.id
+        return report
+    }
+}
