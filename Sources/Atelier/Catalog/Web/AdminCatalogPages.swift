@@ -43,6 +43,7 @@ enum AdminCatalogPages {
         } }
         admin.post("stores", ":id", ":action", use: storeAction)
         AdminUsersPages.register(admin)
+        ModerationWebPages.register(admin)
     }
 
     struct Simple: WebPageContext {
@@ -56,14 +57,7 @@ enum AdminCatalogPages {
 
     /// Runs an admin action and goes back with its message (or the refusal) as a flash.
     static func act(_ req: Request, back: String, _ action: (User) async throws -> String) async throws -> Response {
-        do {
-            Flash.set("success", try await action(try req.requireWebUser()), on: req)
-        } catch let problem as Problem where problem.status.code < 500 {
-            Flash.set("error", problem.errors.first.map { "\($0.field): \($0.message)" } ?? problem.detail ?? problem.title, on: req)
-        } catch is DecodingError {
-            Flash.set("error", "Fill in every field.", on: req)
-        }
-        return req.redirect(to: back)
+        try await req.formAction(redirectTo: back) { try await action(try req.requireWebUser()) }
     }
 
     struct BrandsPage: WebPageContext {

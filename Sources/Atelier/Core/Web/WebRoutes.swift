@@ -12,6 +12,9 @@ enum WebRoutes {
         PortalRoutes.register(web)
         AdminCatalogPages.register(web)
         DiscoveryWebRoutes.register(web)
+        FriendsWebPages.register(web)
+        PostWebPages.register(web)
+        NotificationsWebPage.register(web)
     }
 }
 

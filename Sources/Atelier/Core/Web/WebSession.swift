@@ -78,7 +78,7 @@ struct WebSessionMiddleware: AsyncMiddleware {
 /// `csrfToken` or the `X-CSRF-Token` header.
 struct CSRFMiddleware: AsyncMiddleware {
     static let maxFormBytes = 64 * 1024
-    /// Forms with photos (the store portal) are read whole to find the token; routes that take
+    /// Forms with photos (the store portal, the outfit composer) are read whole to find the token; routes that take
     /// them allow bodies this large.
     static let maxMultipartBytes = 120 * 1024 * 1024
 
@@ -92,7 +92,8 @@ struct CSRFMiddleware: AsyncMiddleware {
             _ = try await request.body.collect(max: Self.maxFormBytes).get()
             presented = try? request.content.get(String.self, at: "csrfToken")
         } else if presented == nil, request.headers.contentType?.type == "multipart" {
-            let limit = request.url.path.hasPrefix("/portal/") ? Self.maxMultipartBytes : Self.maxFormBytes
+            let takesPhotos = request.url.path.hasPrefix("/portal/") || request.url.path == "/ootd"
+            let limit = takesPhotos ? Self.maxMultipartBytes : Self.maxFormBytes
             _ = try await request.body.collect(max: limit).get()
             presented = try? request.content.get(String.self, at: "csrfToken")
         }

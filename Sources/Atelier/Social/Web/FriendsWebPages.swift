@@ -1,0 +1,177 @@
+import Fluent
+import Vapor
+
+/// Friends on the web: finding people, requests, the friends list, profiles, blocking and reports.
+enum FriendsWebPages {
+    struct FriendsPage: WebPageContext {
+        var page: PageContext
+        /// Where the person buttons return to.
+        var back: String
+        var query: String
+        var results: [PersonCard]?
+        var incoming: [PersonCard]
+        var outgoing: [PersonCard]
+        var friends: [PersonCard]
+        var moreFriendsURL: String?
+    }
+
+    struct BlockedPage: WebPageContext {
+        var page: PageContext
+        var back = "/friends/blocked"
+        var people: [PersonCard]
+    }
+
+    struct ProfilePage: WebPageContext {
+        var page: PageContext
+        var back: String
+        var person: PersonCard
+        var about: String?
+        var friendCount: Int
+        var postCount: Int
+        var commonFriendCount: Int
+        var isSelf: Bool
+    }
+
+    static func register(_ web: any RoutesBuilder) {
+        let signedIn = web.grouped(RequireWebUser())
+        signedIn.get("friends", use: friendsPage)
+        signedIn.get("friends", "blocked", use: blockedPage)
+        signedIn.get("people", ":userID", use: profilePage)
+        signedIn.post("people", ":userID", "friend", use: requestFriend)
+        signedIn.post("people", ":userID", "accept", use: accept)
+        signedIn.post("people", ":userID", "decline", use: decline)
+        signedIn.post("people", ":userID", "cancel", use: cancel)
+        signedIn.post("people", ":userID", "unfriend", use: unfriend)
+        signedIn.post("people", ":userID", "block", use: block)
+        signedIn.post("people", ":userID", "unblock", use: unblock)
+        signedIn.post("reports", use: report)
+    }
+
+    static func friendsPage(_ req: Request) async throws -> View {
+        let user = try req.requireWebUser()
+        let userID = try user.requireID()
+        let directory = PeopleDirectory(db: req.db, services: req.atelier)
+        let friends = FriendService(db: req.db, services: req.atelier)
+        let query = (req.query[String.self, at: "q"] ?? "").trimmingCharacters(in: .whitespaces)
+        var results: [PersonCard]?
+        if !query.isEmpty {
+            results = (try? await directory.search(String(query.prefix(100)), viewer: userID, limit: 20))?.map(PersonCard.init) ?? []
+        }
+        let incoming = try await friends.incoming(to: userID, page: PageRequest(limit: 50, cursor: nil))
+        let outgoing = try await friends.outgoing(from: userID, page: PageRequest(limit: 50, cursor: nil))
+        let list = try await friends.friends(of: userID, page: PageRequest(limit: 60, cursor: req.query[String.self, at: "cursor"]))
+        return try await req.renderPage("social/friends", FriendsPage(
+            page: PageContext(req, title: "Friends"),
+            back: query.isEmpty ? "/friends" : "/friends?q=\(query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")",
+            query: query, results: results,
+            incoming: try await directory.people(incoming.items.map(\.fromID), viewer: userID).map(PersonCard.init),
+            outgoing: try await directory.people(outgoing.items.map(\.toID), viewer: userID).map(PersonCard.init),
+            friends: try await directory.people(list.items, viewer: userID).map(PersonCard.init),
+            moreFriendsURL: list.nextCursor.map { "/friends?cursor=\($0)" }))
+    }
+
+    static func blockedPage(_ req: Request) async throws -> View {
+        let userID = try req.requireWebUser().requireID()
+        let ids = try await BlockService(db: req.db, services: req.atelier).blocked(by: userID, page: PageRequest(limit: 100, cursor: nil))
+        let people = try await PeopleDirectory(db: req.db, services: req.atelier).people(ids.items, viewer: userID)
+        return try await req.renderPage("social/blocked", BlockedPage(page: PageContext(req, title: "Blocked people"), people: people.map(PersonCard.init)))
+    }
+
+    static func profilePage(_ req: Request) async throws -> View {
+        let userID = try req.requireWebUser().requireID()
+        let profile = try await PeopleDirectory(db: req.db, services: req.atelier).profile(try personID(req), viewer: userID)
+        return try await req.renderPage("social/profile", ProfilePage(
+            page: PageContext(req, title: profile.person.user.displayName), back: "/people/\(profile.person.user.id!.uuidString.lowercased())",
+            person: PersonCard(profile.person),
+            about: profile.person.user.about, friendCount: profile.friendCount, postCount: profile.postCount,
+            commonFriendCount: profile.commonFriendCount, isSelf: profile.person.user.id == userID))
+    }
+
+    static func requestFriend(_ req: Request) async throws -> Response {
+        let user = try req.requireWebUser()
+        let otherID = try personID(req)
+        return try await req.formAction(redirectTo: back(req, otherID)) {
+            switch try await FriendService(db: req.db, services: req.atelier).sendRequest(from: user, to: otherID) {
+            case .friends: "You are friends now."
+            case .requested: "Friend request sent."
+            }
+        }
+    }
+
+    static func accept(_ req: Request) async throws -> Response {
+        let user = try req.requireWebUser()
+        let otherID = try personID(req)
+        return try await req.formAction(redirectTo: back(req, otherID)) {
+            try await FriendService(db: req.db, services: req.atelier).accept(from: otherID, by: user)
+            return "You are friends now."
+        }
+    }
+
+    static func decline(_ req: Request) async throws -> Response {
+        let userID = try req.requireWebUser().requireID()
+        let otherID = try personID(req)
+        return try await req.formAction(redirectTo: back(req, otherID)) {
+            try await FriendService(db: req.db, services: req.atelier).decline(from: otherID, by: userID)
+            return "Request declined."
+        }
+    }
+
+    static func cancel(_ req: Request) async throws -> Response {
+        let userID = try req.requireWebUser().requireID()
+        let otherID = try personID(req)
+        return try await req.formAction(redirectTo: back(req, otherID)) {
+            try await FriendService(db: req.db, services: req.atelier).cancelRequest(from: userID, to: otherID)
+            return "Request withdrawn."
+        }
+    }
+
+    static func unfriend(_ req: Request) async throws -> Response {
+        let userID = try req.requireWebUser().requireID()
+        let otherID = try personID(req)
+        return try await req.formAction(redirectTo: back(req, otherID)) {
+            try await FriendService(db: req.db, services: req.atelier).remove(otherID, of: userID)
+            return "Removed from your friends."
+        }
+    }
+
+    static func block(_ req: Request) async throws -> Response {
+        let user = try req.requireWebUser()
+        let otherID = try personID(req)
+        return try await req.formAction(redirectTo: "/friends/blocked") {
+            try await BlockService(db: req.db, services: req.atelier).block(otherID, by: user)
+            return "Blocked. You will not see each other any more."
+        }
+    }
+
+    static func unblock(_ req: Request) async throws -> Response {
+        let userID = try req.requireWebUser().requireID()
+        let otherID = try personID(req)
+        return try await req.formAction(redirectTo: back(req, otherID)) {
+            try await BlockService(db: req.db, services: req.atelier).unblock(otherID, by: userID)
+            return "Unblocked."
+        }
+    }
+
+    static func report(_ req: Request) async throws -> Response {
+        let user = try req.requireWebUser()
+        struct Form: Content { var subjectType: String; var subjectID: String; var reason: String; var back: String? }
+        let form = try req.content.decode(Form.self)
+        let back = AccountsWebRoutes.safeNext(form.back) ?? "/ootd"
+        return try await req.formAction(redirectTo: back) {
+            guard let id = UUID(uuidString: form.subjectID) else { throw Problem.notFound("subject") }
+            _ = try await ModerationService(db: req.db, services: req.atelier)
+                .report(by: user, subjectType: form.subjectType, subjectID: id, reason: form.reason)
+            return "Thank you. An admin will look at it."
+        }
+    }
+
+    static func personID(_ req: Request) throws -> UUID {
+        guard let id = req.parameters.get("userID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("user") }
+        return id
+    }
+
+    /// Where a person action returns: the page the form names (the friends list), else the profile.
+    private static func back(_ req: Request, _ id: UUID) -> String {
+        AccountsWebRoutes.safeNext(try? req.content.get(String.self, at: "back")) ?? "/people/\(id.uuidString.lowercased())"
+    }
+}

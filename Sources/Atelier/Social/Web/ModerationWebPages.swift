@@ -1,0 +1,57 @@
+import Fluent
+import Vapor
+
+/// `/admin/reports`: the moderation queue (admins).
+enum ModerationWebPages {
+    struct Row: Encodable {
+        var id: String
+        var subjectType: String
+        var subjectURL: String?
+        var reason: String
+        var excerpt: String?
+        var reporter: String
+        var subjectAuthor: String?
+        var action: String?
+    }
+
+    struct Page: WebPageContext {
+        var page: PageContext
+        var open: Bool
+        var reports: [Row]
+        var moreURL: String?
+    }
+
+    static func register(_ admin: any RoutesBuilder) {
+        admin.get("reports", use: queue)
+        admin.post("reports", ":id", "resolve", use: resolve)
+    }
+
+    static func queue(_ req: Request) async throws -> View {
+        let admin = try req.requireWebUser()
+        let open = req.query[String.self, at: "status"] != "resolved"
+        let page = try await ModerationService(db: req.db, services: req.atelier)
+            .queue(open: open, page: PageRequest(limit: 50, cursor: req.query[String.self, at: "cursor"]))
+        let ids = page.items.flatMap { [$0.reporterID] + ($0.subjectAuthorID.map { [$0] } ?? []) }
+        let people = try await PeopleDirectory(db: req.db, services: req.atelier).people(ids, viewer: admin.requireID())
+        let names = Dictionary(people.map { ($0.user.id!, "\($0.user.displayName) (@\($0.user.username))") }, uniquingKeysWith: { a, _ in a })
+        return try await req.renderPage("admin/reports", Page(
+            page: PageContext(req, title: "Reports"), open: open,
+            reports: page.items.map { report in
+                let subject = report.subjectID.uuidString.lowercased()
+                return Row(
+                    id: report.id!.uuidString.lowercased(), subjectType: report.subjectType,
+                    subjectURL: report.subjectType == "profile" ? "/people/\(subject)" : report.subjectType == "comment" ? nil : "/posts/\(subject)",
+                    reason: report.reason, excerpt: report.excerpt, reporter: names[report.reporterID] ?? "Someone",
+                    subjectAuthor: report.subjectAuthorID.flatMap { names[$0] }, action: report.action)
+            },
+            moreURL: page.nextCursor.map { "/admin/reports?\(open ? "" : "status=resolved&")cursor=\($0)" }))
+    }
+
+    static func resolve(_ req: Request) async throws -> Response {
+        try await AdminCatalogPages.act(req, back: "/admin/reports") { admin in
+            let action = try req.content.get(String.self, at: "action")
+            _ = try await ModerationService(db: req.db, services: req.atelier).resolve(try AdminCatalogPages.id(req), action: action, by: admin)
+            return action == "dismiss" ? "Report dismissed." : action == "hide" ? "Hidden from everyone but its author." : "Account suspended."
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// A person as the social pages list them, with what the viewer may do next.
+struct PersonCard: Encodable {
+    var id: String
+    var url: String
+    var displayName: String
+    var username: String
+    var initial: String
+    var relationship: String
+
+    init(_ person: PeopleDirectory.Person) {
+        id = person.user.id!.uuidString.lowercased()
+        url = "/people/\(id)"
+        displayName = person.user.displayName
+        username = person.user.username
+        initial = String(person.user.displayName.prefix(1)).uppercased()
+        relationship = person.relationship.rawValue
+    }
+}
