@@ -161,3 +161,47 @@ struct FriendRequestPageBody: Decodable {
     struct Item: Decodable { var user: UserSummaryBody }
     var items: [Item]
 }
+
+@Suite("Social: blocking reaches boards; accounts with social data can be deleted")
+struct SocialEdgesTests {
+    @Test("a blocker's public board is a 404 to the person blocked, and to nobody else")
+    func blockedBoards() async throws {
+        try await TestApp.with { t in
+            let owner = try await t.signUp(name: "Board Owner")
+            let blocked = try await t.signUp(name: "Blocked One")
+            let other = try await t.signUp(name: "Other One")
+            let board = try await t.send(.POST, "/api/v1/me/boards", json: #"{"name":"Shared","isPublic":true}"#, token: owner.accessToken)
+            struct BoardRef: Decodable { var id: String }
+            let id = try board.content.decode(BoardRef.self).id
+            try await t.send(.PUT, "/api/v1/me/blocks/\(blocked.user.id)", token: owner.accessToken)
+            #expect(try await t.send(.GET, "/api/v1/boards/\(id)", token: blocked.accessToken).status == .notFound)
+            #expect(try await t.send(.GET, "/api/v1/boards/\(id)/items", token: blocked.accessToken).status == .notFound)
+            #expect(try await t.send(.GET, "/api/v1/boards/\(id)", token: other.accessToken).status == .ok)
+            #expect(try await t.send(.GET, "/api/v1/boards/\(id)", token: owner.accessToken).status == .ok)
+        }
+    }
+
+    @Test("deleting an account takes its posts, reactions, comments, friendships, blocks and inbox with it")
+    func deletion() async throws {
+        try await TestApp.with { t in
+            let leaving = try await t.signUp(name: "Leaving")
+            let staying = try await t.signUp(name: "Staying")
+            try await t.befriend(leaving, staying)
+            let theirPost = try await t.createdPost(leaving)
+            let myPost = try await t.createdPost(staying)
+            try await t.send(.PUT, "/api/v1/posts/\(myPost.id)/reaction", json: #"{"kind":"heart"}"#, token: leaving.accessToken)
+            try await t.send(.POST, "/api/v1/posts/\(myPost.id)/comments", json: #"{"body":"bye"}"#, token: leaving.accessToken)
+            try await t.send(.POST, "/api/v1/posts/\(theirPost.id)/comments", json: #"{"body":"see you"}"#, token: staying.accessToken)
+            let user = try #require(try await User.find(UUID(uuidString: leaving.user.id), on: t.app.db))
+            try await AccountDeletion(db: t.app.db, services: t.app.atelier).delete(user)
+
+            let mine = try await t.send(.GET, "/api/v1/posts/\(myPost.id)", token: staying.accessToken).content.decode(PostBody.self)
+            #expect(mine.reactions.total == 0 && mine.commentCount == 0)
+            #expect(try await t.send(.GET, "/api/v1/friends", token: staying.accessToken).content.decode(UserPageBody.self).items.isEmpty)
+            #expect(try await Post.find(UUID(uuidString: theirPost.id), on: t.app.db) == nil)
+            #expect(try await t.friendsFeed(staying).items.map(\.id) == [myPost.id])
+            // Notifications naming the leaver go too.
+            #expect(try await t.notifications(staying).items.isEmpty)
+        }
+    }
+}

@@ -64,8 +64,12 @@ struct BoardService {
     }
 
     /// The board if `user` may read it: its owner always, anyone when it is public.
+    /// A public board, or the caller's own; a board of someone who blocked the caller is a 404.
     func readable(_ id: UUID, by user: User?) async throws -> Board {
         guard let board = try await Board.find(id, on: db), board.isPublic || board.userID == user?.id else {
+            throw Problem.notFound("board")
+        }
+        if let viewerID = user?.id, viewerID != board.userID, try await SocialGraph(db: db).hasBlocked(board.userID, viewerID) {
             throw Problem.notFound("board")
         }
         return board

@@ -11,7 +11,8 @@ final class InboxEntry: Model, @unchecked Sendable {
     @ID(custom: "id", generatedBy: .user) var id: UUID?
     @Field(key: "recipient_id") var recipientID: UUID
     @Field(key: "kind") var kind: String
-    /// Who caused it; nil once their account is gone.
+    /// Who caused it (system notices have none). Entries go with the actor's account, since their
+    /// text names them.
     @OptionalField(key: "actor_id") var actorID: UUID?
     @Field(key: "text") var text: String
     /// A deep link for the apps (`atelier://posts/{id}`).
@@ -30,7 +31,7 @@ struct CreateInbox: AsyncMigration {
             .field("id", .uuid, .identifier(auto: false))
             .field("recipient_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
             .field("kind", .string, .required)
-            .field("actor_id", .uuid, .references(User.schema, "id", onDelete: .setNull))
+            .field("actor_id", .uuid, .references(User.schema, "id", onDelete: .cascade))
             .field("text", .string, .required)
             .field("link", .string, .required)
             .field("web_path", .string, .required)
