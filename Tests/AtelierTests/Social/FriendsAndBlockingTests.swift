@@ -2,6 +2,7 @@ import Fluent
 import Foundation
 import Testing
 import VaporTesting
+import ZIPFoundation
 
 @testable import Atelier
 
@@ -202,6 +203,34 @@ struct SocialEdgesTests {
             #expect(try await t.friendsFeed(staying).items.map(\.id) == [myPost.id])
             // Notifications naming the leaver go too.
             #expect(try await t.notifications(staying).items.isEmpty)
+        }
+    }
+
+    @Test("the data export holds my posts with their original photos, my comments, friends and blocks")
+    func export() async throws {
+        try await TestApp.with { t in
+            let me = try await t.signUp(name: "Exporter")
+            let friend = try await t.signUp(name: "Exported Friend")
+            try await t.befriend(me, friend)
+            let post = try await t.createdPost(me, caption: "Export this coat")
+            try await t.send(.POST, "/api/v1/posts/\(post.id)/comments", json: #"{"body":"my own comment"}"#, token: me.accessToken)
+            let response = try await t.send(.GET, "/api/v1/me/export", token: me.accessToken)
+            #expect(response.status == .ok)
+            let archive = try Archive(data: Data(buffer: response.body), accessMode: .read)
+            func text(_ name: String) throws -> String {
+                let entry = try #require(archive["atelier-export/\(name)"], "\(name) is missing")
+                var data = Data()
+                _ = try archive.extract(entry) { data.append($0) }
+                return String(decoding: data, as: UTF8.self)
+            }
+            #expect(try text("posts.json").contains("Export this coat"))
+            #expect(try text("comments.json").contains("my own comment"))
+            #expect(try text("friends.json").contains("Exported Friend"))
+            let photo = try #require(archive.first { $0.path.hasPrefix("atelier-export/photos/posts/\(post.day).") })
+            var bytes = Data()
+            _ = try archive.extract(photo) { bytes.append($0) }
+            let media = try #require(try await Media.find(UUID(uuidString: post.photo.id), on: t.app.db))
+            #expect(bytes.count == media.byteSize && bytes.count > 0)
         }
     }
 }

@@ -45,12 +45,13 @@ struct AccountExport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
+        let social = try await SocialExport(db: db).collect(for: userID, encoder: encoder)
         let files: [(String, Data)] = [
             ("profile.json", try encoder.encode(profile)),
             ("sessions.json", try encoder.encode(sessions)),
             ("devices.json", try encoder.encode(devices)),
             ("linked-accounts.json", try encoder.encode(identities)),
-        ]
+        ] + social.files
 
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("atelier-export-\(UUID().uuidString).zip")
         let archive = try Archive(url: url, accessMode: .create)
@@ -62,6 +63,26 @@ struct AccountExport {
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         }
+        for photo in social.photos { try await addPhoto(photo, to: archive) }
         return url
+    }
+
+    /// Copies an original from the media store through a scratch file, never whole in memory.
+    private func addPhoto(_ photo: SocialExport.Photo, to archive: Archive) async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("atelier-export-photo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        FileManager.default.createFile(atPath: scratch.path, contents: nil)
+        let output = try FileHandle(forWritingTo: scratch)
+        for try await var chunk in try await services.media.store.contents(key: photo.key) {
+            try output.write(contentsOf: chunk.readBytes(length: chunk.readableBytes) ?? [])
+        }
+        try output.close()
+        let input = try FileHandle(forReadingFrom: scratch)
+        defer { try? input.close() }
+        let size = try FileManager.default.attributesOfItem(atPath: scratch.path)[.size] as? Int64 ?? 0
+        try archive.addEntry(with: "atelier-export/\(photo.path)", type: .file, uncompressedSize: size, compressionMethod: .none) { position, length in
+            try input.seek(toOffset: UInt64(position))
+            return try input.read(upToCount: length) ?? Data()
+        }
     }
 }
