@@ -87,10 +87,17 @@ enum FriendsWebPages {
             commonFriendCount: profile.commonFriendCount, isSelf: profile.person.user.id == userID))
     }
 
-    static func requestFriend(_ req: Request) async throws -> Response {
+    /// Runs an action on the person in the path and returns to the page the form came from.
+    private static func act(
+        _ req: Request, back: String? = nil, _ action: @escaping (User, UUID, Request) async throws -> String
+    ) async throws -> Response {
         let user = try req.requireWebUser()
         let otherID = try personID(req)
-        return try await req.formAction(redirectTo: back(req, otherID)) {
+        return try await req.formAction(redirectTo: back ?? returnPath(req, otherID)) { try await action(user, otherID, req) }
+    }
+
+    static func requestFriend(_ req: Request) async throws -> Response {
+        try await act(req) { user, otherID, req in
             switch try await FriendService(db: req.db, services: req.atelier).sendRequest(from: user, to: otherID) {
             case .friends: "You are friends now."
             case .requested: "Friend request sent."
@@ -99,55 +106,43 @@ enum FriendsWebPages {
     }
 
     static func accept(_ req: Request) async throws -> Response {
-        let user = try req.requireWebUser()
-        let otherID = try personID(req)
-        return try await req.formAction(redirectTo: back(req, otherID)) {
+        try await act(req) { user, otherID, req in
             try await FriendService(db: req.db, services: req.atelier).accept(from: otherID, by: user)
             return "You are friends now."
         }
     }
 
     static func decline(_ req: Request) async throws -> Response {
-        let userID = try req.requireWebUser().requireID()
-        let otherID = try personID(req)
-        return try await req.formAction(redirectTo: back(req, otherID)) {
-            try await FriendService(db: req.db, services: req.atelier).decline(from: otherID, by: userID)
+        try await act(req) { user, otherID, req in
+            try await FriendService(db: req.db, services: req.atelier).decline(from: otherID, by: user.requireID())
             return "Request declined."
         }
     }
 
     static func cancel(_ req: Request) async throws -> Response {
-        let userID = try req.requireWebUser().requireID()
-        let otherID = try personID(req)
-        return try await req.formAction(redirectTo: back(req, otherID)) {
-            try await FriendService(db: req.db, services: req.atelier).cancelRequest(from: userID, to: otherID)
+        try await act(req) { user, otherID, req in
+            try await FriendService(db: req.db, services: req.atelier).cancelRequest(from: user.requireID(), to: otherID)
             return "Request withdrawn."
         }
     }
 
     static func unfriend(_ req: Request) async throws -> Response {
-        let userID = try req.requireWebUser().requireID()
-        let otherID = try personID(req)
-        return try await req.formAction(redirectTo: back(req, otherID)) {
-            try await FriendService(db: req.db, services: req.atelier).remove(otherID, of: userID)
+        try await act(req) { user, otherID, req in
+            try await FriendService(db: req.db, services: req.atelier).remove(otherID, of: user.requireID())
             return "Removed from your friends."
         }
     }
 
     static func block(_ req: Request) async throws -> Response {
-        let user = try req.requireWebUser()
-        let otherID = try personID(req)
-        return try await req.formAction(redirectTo: "/friends/blocked") {
+        try await act(req, back: "/friends/blocked") { user, otherID, req in
             try await BlockService(db: req.db, services: req.atelier).block(otherID, by: user)
             return "Blocked. You will not see each other any more."
         }
     }
 
     static func unblock(_ req: Request) async throws -> Response {
-        let userID = try req.requireWebUser().requireID()
-        let otherID = try personID(req)
-        return try await req.formAction(redirectTo: back(req, otherID)) {
-            try await BlockService(db: req.db, services: req.atelier).unblock(otherID, by: userID)
+        try await act(req) { user, otherID, req in
+            try await BlockService(db: req.db, services: req.atelier).unblock(otherID, by: user.requireID())
             return "Unblocked."
         }
     }
@@ -171,7 +166,7 @@ enum FriendsWebPages {
     }
 
     /// Where a person action returns: the page the form names (the friends list), else the profile.
-    private static func back(_ req: Request, _ id: UUID) -> String {
+    private static func returnPath(_ req: Request, _ id: UUID) -> String {
         AccountsWebRoutes.safeNext(try? req.content.get(String.self, at: "back")) ?? "/people/\(id.uuidString.lowercased())"
     }
 }
