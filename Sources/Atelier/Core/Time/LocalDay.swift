@@ -42,10 +42,14 @@ struct LocalDay: Sendable, Equatable, Comparable, CustomStringConvertible {
         Self.calendar(zone).date(from: DateComponents(year: year, month: month, day: day))!
     }
 
-    /// The moment the day after this one begins in `zone`.
-    func end(in zone: TimeZone) -> Date {
-        Self.calendar(zone).date(byAdding: .day, value: 1, to: start(in: zone))!
+    /// The calendar day after this one.
+    var next: LocalDay {
+        LocalDay(Self.calendar(Self.utc).date(byAdding: .day, value: 1, to: start(in: Self.utc))!, in: Self.utc)
     }
+
+    /// The moment the day after this one begins in `zone` (counted from the next date, not by
+    /// adding 24 hours or a day to a start that a skipped midnight moved to 01:00).
+    func end(in zone: TimeZone) -> Date { next.start(in: zone) }
 
     static func < (lhs: LocalDay, rhs: LocalDay) -> Bool { lhs.description < rhs.description }
 

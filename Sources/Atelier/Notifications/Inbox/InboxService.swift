@@ -32,13 +32,30 @@ struct InboxService {
         try await entry.create(on: tx)
     }
 
-    func list(for userID: UUID, page: PageRequest) async throws -> Page<InboxEntry> {
-        let rows = try await InboxEntry.query(on: db).filter(\.$recipientID == userID).newestFirst(page).all()
+    /// The user's entries, newest first, leaving out those caused by `hiddenActors` (people the
+    /// user and they blocked, one way or the other).
+    func list(for userID: UUID, hiding hiddenActors: Set<UUID> = [], page: PageRequest) async throws -> Page<InboxEntry> {
+        let rows = try await entries(of: userID, hiding: hiddenActors).newestFirst(page).all()
         return Page(fetched: rows, limit: page.limit) { PageCursor(id: $0.id!) }
     }
 
-    func unreadCount(for userID: UUID) async throws -> Int {
-        try await InboxEntry.query(on: db).filter(\.$recipientID == userID).filter(\.$readAt == nil).count()
+    func unreadCount(for userID: UUID, hiding hiddenActors: Set<UUID> = []) async throws -> Int {
+        try await entries(of: userID, hiding: hiddenActors).filter(\.$readAt == nil).count()
+    }
+
+    /// Marks these entries read (the ones a page showed), not any that arrived meanwhile.
+    func markRead(_ ids: [UUID], for userID: UUID) async throws {
+        guard !ids.isEmpty else { return }
+        try await InboxEntry.query(on: db).filter(\.$recipientID == userID).filter(\.$id ~~ ids).filter(\.$readAt == nil)
+            .set(\.$readAt, to: clock.now()).update()
+    }
+
+    private func entries(of userID: UUID, hiding hiddenActors: Set<UUID>) -> QueryBuilder<InboxEntry> {
+        let query = InboxEntry.query(on: db).filter(\.$recipientID == userID)
+        if !hiddenActors.isEmpty {
+            query.group(.or) { $0.filter(\.$actorID == nil).filter(\.$actorID !~ Array(hiddenActors)) }
+        }
+        return query
     }
 
     func markRead(_ id: UUID, for userID: UUID) async throws {

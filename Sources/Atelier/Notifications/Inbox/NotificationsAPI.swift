@@ -9,7 +9,8 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         let userID = try user.requireID()
         let inbox = InboxService(db: req.db, clock: services.clock)
-        let page = try await inbox.list(for: userID, page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
+        let hidden = try await SocialGraph(db: req.db).blockedPeople(of: userID)
+        let page = try await inbox.list(for: userID, hiding: hidden, page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
         let actors = try await PeopleDirectory(db: req.db, services: services).people(page.items.compactMap(\.actorID), viewer: userID)
         let byID = Dictionary(actors.map { ($0.user.id!, $0) }, uniquingKeysWith: { a, _ in a })
         let base = services.config.publicBaseURL
@@ -21,13 +22,14 @@ extension APIHandler {
                     actor: entry.actorID.flatMap { byID[$0] }.map { .init($0) }, link: entry.link, webUrl: base + entry.webPath,
                     createdAt: entry.createdAt, readAt: entry.readAt)
             },
-            nextCursor: page.nextCursor, unreadCount: try await inbox.unreadCount(for: userID)))))
+            nextCursor: page.nextCursor, unreadCount: try await inbox.unreadCount(for: userID, hiding: hidden)))))
     }
 
     func getUnreadNotificationCount(_ input: Operations.GetUnreadNotificationCount.Input) async throws -> Operations.GetUnreadNotificationCount.Output {
         let req = try request()
         let userID = try await req.requireCaller().user.requireID()
-        return .ok(.init(body: .json(.init(count: try await InboxService(db: req.db, clock: services.clock).unreadCount(for: userID)))))
+        let hidden = try await SocialGraph(db: req.db).blockedPeople(of: userID)
+        return .ok(.init(body: .json(.init(count: try await InboxService(db: req.db, clock: services.clock).unreadCount(for: userID, hiding: hidden)))))
     }
 
     func markNotificationRead(_ input: Operations.MarkNotificationRead.Input) async throws -> Operations.MarkNotificationRead.Output {

@@ -1,7 +1,7 @@
 import Fluent
 import Vapor
 
-/// `/notifications`: the inbox on the web. Opening it shows what is new, then counts it as read.
+/// `/notifications`: the inbox on the web. The entries a page shows count as read once shown.
 enum NotificationsWebPage {
     struct Row: Encodable {
         var text: String
@@ -24,7 +24,8 @@ enum NotificationsWebPage {
     static func inbox(_ req: Request) async throws -> View {
         let userID = try req.requireWebUser().requireID()
         let inbox = InboxService(db: req.db, clock: req.atelier.clock)
-        let page = try await inbox.list(for: userID, page: PageRequest(limit: 30, cursor: req.query[String.self, at: "cursor"]))
+        let hidden = try await SocialGraph(db: req.db).blockedPeople(of: userID)
+        let page = try await inbox.list(for: userID, hiding: hidden, page: PageRequest(limit: 30, cursor: req.query[String.self, at: "cursor"]))
         let view = try await req.renderPage("notifications/inbox", Page(
             page: PageContext(req, title: "Notifications"),
             entries: page.items.map {
@@ -32,7 +33,7 @@ enum NotificationsWebPage {
                     when: $0.createdAt.formatted(date: .abbreviated, time: .shortened), unread: $0.readAt == nil)
             },
             nextCursor: page.nextCursor))
-        try await inbox.markAllRead(for: userID)
+        try await inbox.markRead(page.items.compactMap(\.id), for: userID)
         return view
     }
 }

@@ -10,7 +10,7 @@ extension APIHandler {
         guard let subjectID = UUID(uuidString: body.subjectId) else { throw Problem.invalid("subjectId", "is not an id") }
         let report = try await ModerationService(db: req.db, services: services)
             .report(by: user, subjectType: body.subjectType, subjectID: subjectID, reason: body.reason)
-        return .created(.init(body: .json(try await reportBodies([report], req)[0])))
+        return .created(.init(body: .json(try await reportBody(report, req))))
     }
 
     func listReports(_ input: Operations.ListReports.Input) async throws -> Operations.ListReports.Output {
@@ -27,7 +27,12 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
         let report = try await ModerationService(db: req.db, services: services)
             .resolve(try CatalogParameters.id(input.path.reportId, "report"), action: body.action, by: admin)
-        return .ok(.init(body: .json(try await reportBodies([report], req)[0])))
+        return .ok(.init(body: .json(try await reportBody(report, req))))
+    }
+
+    private func reportBody(_ report: Report, _ req: Request) async throws -> Components.Schemas.Report {
+        guard let body = try await reportBodies([report], req).first else { throw Problem.notFound("report") }
+        return body
     }
 
     private func reportBodies(_ reports: [Report], _ req: Request) async throws -> [Components.Schemas.Report] {

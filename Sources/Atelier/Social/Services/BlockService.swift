@@ -20,11 +20,12 @@ struct BlockService {
                 VALUES (\(bind: UUID.v7(at: now)), \(bind: userID), \(bind: otherID), \(bind: now))
                 ON CONFLICT (blocker_id, blocked_id) DO NOTHING
                 """).run()
-            try await FriendService.unfriend(userID, otherID, on: tx)
+            // Requests first: an acceptance racing this block then finds no request to accept.
             try await FriendRequest.query(on: tx).group(.or) { either in
                 either.group(.and) { $0.filter(\.$fromID == userID).filter(\.$toID == otherID) }
                 either.group(.and) { $0.filter(\.$fromID == otherID).filter(\.$toID == userID) }
             }.delete()
+            try await FriendService.unfriend(userID, otherID, on: tx)
         }
     }
 

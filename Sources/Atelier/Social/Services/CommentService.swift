@@ -13,6 +13,7 @@ struct CommentService {
     func add(to post: Post, by author: User, body raw: String) async throws -> PostComment {
         let body = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !body.isEmpty else { throw Problem.invalid("body", "is empty; write something") }
+        try PlainText.requireNoNUL(body, field: "body")
         guard body.count <= Self.maxLength else {
             throw Problem.invalid("body", "may be at most \(Self.maxLength) characters (this one has \(body.count))")
         }

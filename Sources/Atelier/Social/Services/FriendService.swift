@@ -26,6 +26,8 @@ struct FriendService {
         let now = self.now
         return try await services.writeTransaction(on: db) { tx in
             let sql = tx as! any SQLDatabase
+            // Checked again inside: a block may have landed since the checks above.
+            guard try await !SocialGraph(db: tx).blockedEitherWay(senderID, recipientID) else { throw Problem.notFound("user") }
             let theirs = try await FriendRequest.query(on: tx).filter(\.$fromID == recipientID).filter(\.$toID == senderID).first()
             if theirs != nil {
                 try await Self.befriend(senderID, recipientID, on: tx, now: now)
@@ -56,9 +58,9 @@ struct FriendService {
         let recipientID = try recipient.requireID()
         let now = self.now
         try await services.writeTransaction(on: db) { tx in
-            guard try await deleteRequests(from: senderID, to: recipientID, on: tx) > 0 else {
-                throw Problem.notFound("friend request")
-            }
+            guard try await deleteRequests(from: senderID, to: recipientID, on: tx) > 0,
+                try await !SocialGraph(db: tx).blockedEitherWay(senderID, recipientID)
+            else { throw Problem.notFound("friend request") }
             try await Self.befriend(senderID, recipientID, on: tx, now: now)
             try await InboxService.record(Self.accepted(by: recipient, notifying: senderID), on: tx, now: now)
         }

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import SQLKit
 
 /// Reports of posts, comments, profiles and photos, and what admins do about them: hide the
 /// content (it then shows to its author only), suspend its author, or dismiss the report.
@@ -16,6 +17,7 @@ struct ModerationService {
             throw Problem.invalid("subjectType", "must be one of \(Report.Subject.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let reason = rawReason.trimmingCharacters(in: .whitespacesAndNewlines)
+        try PlainText.requireNoNUL(reason, field: "reason")
         guard (1...Self.maxReason).contains(reason.count) else {
             throw Problem.invalid("reason", "must be 1 to \(Self.maxReason) characters")
         }
@@ -68,27 +70,35 @@ struct ModerationService {
         }
         guard let report = try await Report.find(reportID, on: db) else { throw Problem.notFound("report") }
         guard report.resolvedAt == nil else { throw Problem.conflict("This report was resolved already.") }
-        let now = services.clock.now()
-        switch action {
-        case .hide:
-            switch Report.Subject(rawValue: report.subjectType) {
-            case .post, .photo:
-                try await Post.query(on: db).filter(\.$id == report.subjectID).set(\.$hiddenAt, to: now).update()
-            case .comment:
-                try await PostComment.query(on: db).filter(\.$id == report.subjectID).set(\.$hiddenAt, to: now).update()
-            case .profile, nil:
-                throw Problem.invalid("action", "cannot hide a profile; suspend the account or dismiss the report")
-            }
-        case .suspend:
-            guard let authorID = report.subjectAuthorID, let author = try await User.find(authorID, on: db) else {
-                throw Problem.conflict("The account behind this is gone already.")
-            }
-            _ = try await AdminUserService(db: db, services: services).update(author, suspended: true, isEditor: nil, isAdmin: nil, by: admin)
-        case .dismiss:
-            break
+        let subject = Report.Subject(rawValue: report.subjectType)
+        if action == .hide, subject == .profile || subject == nil {
+            throw Problem.invalid("action", "cannot hide a profile; suspend the account or dismiss the report")
         }
-        try await Report.query(on: db).filter(\.$subjectID == report.subjectID).filter(\.$resolvedAt == nil)
-            .set(\.$resolvedAt, to: now).set(\.$action, to: action.rawValue).set(\.$resolvedBy, to: admin.id).update()
+        let now = services.clock.now()
+        let adminID = try admin.requireID()
+        let services = self.services
+        try await services.writeTransaction(on: db) { tx in
+            // Claims every open report on the same thing; if another admin got there first, this
+            // report is no longer open and nothing is done twice.
+            let claimed = try await (tx as! any SQLDatabase).raw("""
+                UPDATE \(ident: Report.schema) SET resolved_at = \(bind: now), action = \(bind: action.rawValue), resolved_by = \(bind: adminID)
+                WHERE subject_id = \(bind: report.subjectID) AND resolved_at IS NULL RETURNING id
+                """).all().map { try $0.decode(column: "id", as: UUID.self) }
+            guard claimed.contains(reportID) else { throw Problem.conflict("This report was resolved already.") }
+            switch action {
+            case .hide where subject == .comment:
+                try await PostComment.query(on: tx).filter(\.$id == report.subjectID).set(\.$hiddenAt, to: now).update()
+            case .hide:
+                try await Post.query(on: tx).filter(\.$id == report.subjectID).set(\.$hiddenAt, to: now).update()
+            case .suspend:
+                guard let authorID = report.subjectAuthorID, let author = try await User.find(authorID, on: tx) else {
+                    throw Problem.conflict("The account behind this is gone already.")
+                }
+                _ = try await AdminUserService(db: tx, services: services).update(author, suspended: true, isEditor: nil, isAdmin: nil, by: admin)
+            case .dismiss:
+                break
+            }
+        }
         report.resolvedAt = now
         report.action = action.rawValue
         report.resolvedBy = admin.id

@@ -50,6 +50,7 @@ struct PeopleDirectory {
     func search(_ text: String, viewer viewerID: UUID, limit: Int) async throws -> [Person] {
         let query = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard (1...100).contains(query.count) else { throw Problem.invalid("q", "must be 1 to 100 characters") }
+        try PlainText.requireNoNUL(query, field: "q")
         let escaped = query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
         let sql = db as! any SQLDatabase

@@ -21,6 +21,10 @@ struct PostService {
             throw Problem.notFound("media")
         }
         guard media.ownerType == nil else { throw Problem.invalid("mediaId", "is already used; upload the photo again") }
+        guard media.visibility == Media.Visibility.private.rawValue else {
+            // A public upload already went out with a permanent, cacheable URL.
+            throw Problem.invalid("mediaId", "was uploaded as public; upload the photo with visibility=private")
+        }
         let now = self.now
         let zone = LocalDay.zone(author.timeZone)
         let day = LocalDay(now, in: zone)
@@ -35,8 +39,11 @@ struct PostService {
         let services = self.services
         do {
             try await services.writeTransaction(on: db) { tx in
-                guard try await Post.query(on: tx).filter(\.$authorID == authorID).filter(\.$day == day.description).count() == 0 else {
-                    throw Self.alreadyPosted(day: day, zone: zone, now: now)
+                // Days only move forward: after a change of time zone the latest post's day may be
+                // today or even "tomorrow" here, and then posting opens after that day.
+                if let latest = try await Post.query(on: tx).filter(\.$authorID == authorID).sort(\.$day, .descending).first(),
+                    let latestDay = LocalDay(latest.day), latestDay >= day {
+                    throw Self.alreadyPosted(day: latestDay, zone: zone, now: now)
                 }
                 try await post.create(on: tx)
                 media.visibility = Media.Visibility.private.rawValue
@@ -54,7 +61,9 @@ struct PostService {
     func visiblePost(_ id: UUID, to viewerID: UUID) async throws -> Post {
         guard let post = try await Post.find(id, on: db) else { throw Problem.notFound("post") }
         if post.authorID == viewerID { return post }
-        guard post.hiddenAt == nil, try await SocialGraph(db: db).areFriends(viewerID, post.authorID),
+        let graph = SocialGraph(db: db)
+        guard post.hiddenAt == nil, try await graph.areFriends(viewerID, post.authorID),
+            try await !graph.blockedEitherWay(viewerID, post.authorID),
             let author = try await User.find(post.authorID, on: db), author.suspendedAt == nil
         else { throw Problem.notFound("post") }
         return post
@@ -84,6 +93,7 @@ struct PostService {
 
     static func validCaption(_ raw: String) throws -> String {
         let caption = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        try PlainText.requireNoNUL(caption, field: "caption")
         guard caption.count <= maxCaption else {
             throw Problem.invalid("caption", "may be at most \(maxCaption) characters (this one has \(caption.count))")
         }

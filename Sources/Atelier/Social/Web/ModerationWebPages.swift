@@ -7,6 +7,8 @@ enum ModerationWebPages {
         var id: String
         var subjectType: String
         var subjectURL: String?
+        /// The reported photo, for posts and photos (admins cannot open friends-only posts).
+        var image: WebImage?
         var reason: String
         var excerpt: String?
         var reporter: String
@@ -33,6 +35,14 @@ enum ModerationWebPages {
             .queue(open: open, page: PageRequest(limit: 50, cursor: req.query[String.self, at: "cursor"]))
         let ids = page.items.flatMap { [$0.reporterID] + ($0.subjectAuthorID.map { [$0] } ?? []) }
         let people = try await PeopleDirectory(db: req.db, services: req.atelier).people(ids, viewer: admin.requireID())
+        let postIDs = page.items.filter { $0.subjectType == "post" || $0.subjectType == "photo" }.map(\.subjectID)
+        let posts = postIDs.isEmpty ? [] : try await Post.query(on: req.db).filter(\.$id ~~ postIDs).all()
+        let photos = posts.isEmpty ? [] : try await Media.query(on: req.db).filter(\.$id ~~ posts.map(\.mediaID)).all()
+        let mediaService = MediaService(db: req.db, services: req.atelier)
+        var images: [UUID: WebImage] = [:]
+        for post in posts {
+            images[post.id!] = WebImage(photos.first { $0.id == post.mediaID }, alt: "Reported photo", service: mediaService, preferredWidth: 270)
+        }
         let names = Dictionary(people.map { ($0.user.id!, "\($0.user.displayName) (@\($0.user.username))") }, uniquingKeysWith: { a, _ in a })
         return try await req.renderPage("admin/reports", Page(
             page: PageContext(req, title: "Reports"), open: open,
@@ -40,7 +50,7 @@ enum ModerationWebPages {
                 let subject = report.subjectID.uuidString.lowercased()
                 return Row(
                     id: report.id!.uuidString.lowercased(), subjectType: report.subjectType,
-                    subjectURL: report.subjectType == "profile" ? "/people/\(subject)" : report.subjectType == "comment" ? nil : "/posts/\(subject)",
+                    subjectURL: report.subjectType == "profile" ? "/people/\(subject)" : nil, image: images[report.subjectID],
                     reason: report.reason, excerpt: report.excerpt, reporter: names[report.reporterID] ?? "Someone",
                     subjectAuthor: report.subjectAuthorID.flatMap { names[$0] }, action: report.action)
             },
