@@ -71,3 +71,24 @@ struct SocialRulesTests {
         }
     }
 }
+
+@Suite("Social: crossing friend requests")
+struct CrossingRequestTests {
+    @Test("two people asking each other at the same moment end up friends, with no request left")
+    func crossing() async throws {
+        try await TestApp.with { t in
+            for _ in 0..<5 {
+                let a = try await t.signUp(name: "Cross A")
+                let b = try await t.signUp(name: "Cross B")
+                async let first = t.send(.POST, "/api/v1/friends/requests", json: #"{"userId":"\#(b.user.id)"}"#, token: a.accessToken)
+                async let second = t.send(.POST, "/api/v1/friends/requests", json: #"{"userId":"\#(a.user.id)"}"#, token: b.accessToken)
+                let (one, two) = try await (first, second)
+                #expect(one.status == .created && two.status == .created)
+                let friends = try await t.send(.GET, "/api/v1/friends", token: a.accessToken).content.decode(UserPageBody.self)
+                #expect(friends.items.map(\.id) == [b.user.id.lowercased()])
+                let ids = [UUID(uuidString: a.user.id)!, UUID(uuidString: b.user.id)!]
+                #expect(try await FriendRequest.query(on: t.app.db).filter(\.$fromID ~~ ids).count() == 0)
+            }
+        }
+    }
+}

@@ -26,6 +26,12 @@ struct FriendService {
         let now = self.now
         return try await services.writeTransaction(on: db) { tx in
             let sql = tx as! any SQLDatabase
+            // Two people asking each other at once: on PostgreSQL both would miss the other's
+            // request, so requests between the same two people take turns (SQLite writers already do).
+            if sql.dialect.name == "postgresql" {
+                let pair = [senderID, recipientID].map { $0.uuidString.lowercased() }.sorted().joined(separator: "|")
+                try await sql.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: pair)))").run()
+            }
             // Checked again inside: a block may have landed since the checks above.
             guard try await !SocialGraph(db: tx).blockedEitherWay(senderID, recipientID) else { throw Problem.notFound("user") }
             let theirs = try await FriendRequest.query(on: tx).filter(\.$fromID == recipientID).filter(\.$toID == senderID).first()
