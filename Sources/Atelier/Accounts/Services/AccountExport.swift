@@ -45,7 +45,7 @@ struct AccountExport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        let social = try await SocialExport(db: db).collect(for: userID, encoder: encoder)
+        let social = try await SocialExport(db: db, services: services).collect(for: userID, encoder: encoder)
         let files: [(String, Data)] = [
             ("profile.json", try encoder.encode(profile)),
             ("sessions.json", try encoder.encode(sessions)),

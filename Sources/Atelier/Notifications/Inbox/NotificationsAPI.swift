@@ -11,8 +11,7 @@ extension APIHandler {
         let inbox = InboxService(db: req.db, clock: services.clock)
         let hidden = try await SocialGraph(db: req.db).blockedPeople(of: userID)
         let page = try await inbox.list(for: userID, hiding: hidden, page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
-        let actors = try await PeopleDirectory(db: req.db, services: services).people(page.items.compactMap(\.actorID), viewer: userID)
-        let byID = Dictionary(actors.map { ($0.user.id!, $0) }, uniquingKeysWith: { a, _ in a })
+        let byID = try await PeopleDirectory(db: req.db, services: services).peopleByID(page.items.compactMap(\.actorID), viewer: userID)
         let base = services.config.publicBaseURL
         return .ok(.init(body: .json(.init(
             items: page.items.compactMap { entry in

@@ -98,8 +98,8 @@ extension APIHandler {
     private func requestPage(
         _ page: Page<FriendRequest>, other: KeyPath<FriendRequest, UUID>, viewer: User, _ req: Request
     ) async throws -> Components.Schemas.FriendRequestPage {
-        let people = try await PeopleDirectory(db: req.db, services: services).people(page.items.map { $0[keyPath: other] }, viewer: viewer.requireID())
-        let byID = Dictionary(people.map { ($0.user.id!, $0) }, uniquingKeysWith: { a, _ in a })
+        let byID = try await PeopleDirectory(db: req.db, services: services)
+            .peopleByID(page.items.map { $0[keyPath: other] }, viewer: viewer.requireID())
         return .init(
             items: page.items.compactMap { request in
                 byID[request[keyPath: other]].map { .init(user: .init($0), createdAt: request.createdAt) }

@@ -38,8 +38,7 @@ extension APIHandler {
     private func reportBodies(_ reports: [Report], _ req: Request) async throws -> [Components.Schemas.Report] {
         let viewerID = try await req.requireCaller().user.requireID()
         let ids = reports.flatMap { [$0.reporterID] + ($0.subjectAuthorID.map { [$0] } ?? []) }
-        let people = try await PeopleDirectory(db: req.db, services: services).people(ids, viewer: viewerID)
-        let byID = Dictionary(people.map { ($0.user.id!, $0) }, uniquingKeysWith: { a, _ in a })
+        let byID = try await PeopleDirectory(db: req.db, services: services).peopleByID(ids, viewer: viewerID)
         return reports.compactMap { report in
             guard let reporter = byID[report.reporterID], let subject = Components.Schemas.ReportSubject(rawValue: report.subjectType)
             else { return nil }

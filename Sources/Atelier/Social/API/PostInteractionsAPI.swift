@@ -23,8 +23,7 @@ extension APIHandler {
         let viewerID = try user.requireID()
         let page = try await CommentService(db: req.db, services: services)
             .list(on: post, viewer: viewerID, page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
-        let people = try await PeopleDirectory(db: req.db, services: services).people(page.items.map(\.authorID), viewer: viewerID)
-        let authors = Dictionary(people.map { ($0.user.id!, $0) }, uniquingKeysWith: { a, _ in a })
+        let authors = try await PeopleDirectory(db: req.db, services: services).peopleByID(page.items.map(\.authorID), viewer: viewerID)
         return .ok(.init(body: .json(.init(
             items: page.items.compactMap { comment in
                 authors[comment.authorID].map {

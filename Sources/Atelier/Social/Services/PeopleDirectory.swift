@@ -41,6 +41,11 @@ struct PeopleDirectory {
         return ids.compactMap { id in byID[id].map { Person(user: $0, relationship: relationships[id] ?? .none) } }
     }
 
+    /// The same, keyed by id, for building lists that refer to people.
+    func peopleByID(_ ids: [UUID], viewer viewerID: UUID) async throws -> [UUID: Person] {
+        Dictionary(try await people(ids, viewer: viewerID).map { ($0.user.id!, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
     func person(_ id: UUID, viewer viewerID: UUID) async throws -> Person? {
         try await people([id], viewer: viewerID).first
     }

@@ -19,8 +19,7 @@ struct PostViews {
     func views(_ posts: [Post], viewer viewerID: UUID) async throws -> [View] {
         guard !posts.isEmpty else { return [] }
         let ids = posts.map { $0.id! }
-        let people = try await PeopleDirectory(db: db, services: services).people(Array(Set(posts.map(\.authorID))), viewer: viewerID)
-        let authors = Dictionary(people.map { ($0.user.id!, $0) }, uniquingKeysWith: { a, _ in a })
+        let authors = try await PeopleDirectory(db: db, services: services).peopleByID(Array(Set(posts.map(\.authorID))), viewer: viewerID)
         let media = try await Media.query(on: db).filter(\.$id ~~ posts.map(\.mediaID)).all()
         let photos = Dictionary(media.map { ($0.id!, $0) }, uniquingKeysWith: { a, _ in a })
         let reactions = try await ReactionService(db: db, services: services).summaries(of: ids, viewer: viewerID)
@@ -32,10 +31,5 @@ struct PostViews {
                 reactions: reactions[post.id!] ?? .init(total: 0, counts: [], mine: nil),
                 commentCount: comments[post.id!] ?? 0, canEdit: post.authorID == viewerID)
         }
-    }
-
-    func view(_ post: Post, viewer viewerID: UUID) async throws -> View {
-        guard let view = try await views([post], viewer: viewerID).first else { throw Problem.notFound("post") }
-        return view
     }
 }

@@ -2,18 +2,6 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// Reaction totals per post, for lists that need no breakdown.
-enum ReactionCounts {
-    static func totals(of postIDs: [UUID], on db: any Database) async throws -> [UUID: Int] {
-        guard !postIDs.isEmpty else { return [:] }
-        let rows = try await (db as! any SQLDatabase).select().column("post_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
-            .from(PostReaction.schema).where("post_id", .in, postIDs).groupBy("post_id").all()
-        return try Dictionary(uniqueKeysWithValues: rows.map {
-            (try $0.decode(column: "post_id", as: UUID.self), try $0.decode(column: "n", as: Int.self))
-        })
-    }
-}
-
 /// Reactions to posts: one per person per post, from a small fixed set. Counts are counted from
 /// the rows, so they stay exact however many people react at once.
 struct ReactionService {

@@ -36,12 +36,13 @@ struct SocialExport {
     }
 
     let db: any Database
+    let services: AtelierServices
 
     func collect(for userID: UUID, encoder: JSONEncoder) async throws -> (files: [(String, Data)], photos: [Photo]) {
         let posts = try await Post.query(on: db).filter(\.$authorID == userID).sort(\.$day).all()
         let media = try await Media.query(on: db).filter(\.$id ~~ posts.map(\.mediaID)).all()
         let originals = Dictionary(media.map { ($0.id!, $0) }, uniquingKeysWith: { a, _ in a })
-        let reactions = try await ReactionCounts.totals(of: posts.map { $0.id! }, on: db)
+        let reactions = try await ReactionService(db: db, services: services).summaries(of: posts.map { $0.id! }, viewer: userID)
         var photos: [Photo] = []
         let postEntries = posts.map { post -> PostEntry in
             var path: String?
@@ -52,7 +53,7 @@ struct SocialExport {
             }
             return PostEntry(
                 id: post.id!, day: post.day, timeZone: post.timeZone, caption: post.caption, createdAt: post.createdAt,
-                editedAt: post.editedAt, hiddenByModeration: post.hiddenAt != nil, reactions: reactions[post.id!] ?? 0, photo: path)
+                editedAt: post.editedAt, hiddenByModeration: post.hiddenAt != nil, reactions: reactions[post.id!]?.total ?? 0, photo: path)
         }
         let comments = try await PostComment.query(on: db).filter(\.$authorID == userID).sort(\.$id).all()
             .map { CommentEntry(postID: $0.postID, body: $0.body, createdAt: $0.createdAt) }

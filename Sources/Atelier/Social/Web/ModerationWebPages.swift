@@ -34,7 +34,8 @@ enum ModerationWebPages {
         let page = try await ModerationService(db: req.db, services: req.atelier)
             .queue(open: open, page: PageRequest(limit: 50, cursor: req.query[String.self, at: "cursor"]))
         let ids = page.items.flatMap { [$0.reporterID] + ($0.subjectAuthorID.map { [$0] } ?? []) }
-        let people = try await PeopleDirectory(db: req.db, services: req.atelier).people(ids, viewer: admin.requireID())
+        let names = try await PeopleDirectory(db: req.db, services: req.atelier).peopleByID(ids, viewer: admin.requireID())
+            .mapValues { "\($0.user.displayName) (@\($0.user.username))" }
         let postIDs = page.items.filter { $0.subjectType == "post" || $0.subjectType == "photo" }.map(\.subjectID)
         let posts = postIDs.isEmpty ? [] : try await Post.query(on: req.db).filter(\.$id ~~ postIDs).all()
         let photos = posts.isEmpty ? [] : try await Media.query(on: req.db).filter(\.$id ~~ posts.map(\.mediaID)).all()
@@ -43,7 +44,6 @@ enum ModerationWebPages {
         for post in posts {
             images[post.id!] = WebImage(photos.first { $0.id == post.mediaID }, alt: "Reported photo", service: mediaService, preferredWidth: 270)
         }
-        let names = Dictionary(people.map { ($0.user.id!, "\($0.user.displayName) (@\($0.user.username))") }, uniquingKeysWith: { a, _ in a })
         return try await req.renderPage("admin/reports", Page(
             page: PageContext(req, title: "Reports"), open: open,
             reports: page.items.map { report in

@@ -100,8 +100,7 @@ enum PostWebPages {
         let post = try await visiblePost(req, user: user)
         let comments = try await CommentService(db: req.db, services: req.atelier)
             .list(on: post, viewer: user.requireID(), page: PageRequest(limit: 50, cursor: req.query[String.self, at: "cursor"]))
-        let people = try await PeopleDirectory(db: req.db, services: req.atelier).people(comments.items.map(\.authorID), viewer: user.requireID())
-        let authors = Dictionary(people.map { ($0.user.id!, $0) }, uniquingKeysWith: { a, _ in a })
+        let authors = try await PeopleDirectory(db: req.db, services: req.atelier).peopleByID(comments.items.map(\.authorID), viewer: user.requireID())
         guard let card = try await cards([post], viewer: user, req: req).first else { throw Problem.notFound("post") }
         return try await req.renderPage("social/post", PostPage(
             page: PageContext(req, title: "\(card.author.displayName) · \(card.day)"), post: card,
