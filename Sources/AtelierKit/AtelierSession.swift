@@ -8,6 +8,8 @@ import OpenAPIURLSession
 public final class AtelierSession: Sendable {
     /// Every API operation, authenticated when signed in.
     public let client: Client
+    /// Where the server lives (the API is at `baseURL/api/v1`).
+    public let baseURL: URL
     let tokens: TokenManager
     private let anonymous: Client
 
@@ -15,6 +17,7 @@ public final class AtelierSession: Sendable {
         baseURL: URL, tokenStore: any TokenStore = InMemoryTokenStore(),
         transport: any ClientTransport = URLSessionTransport()
     ) {
+        self.baseURL = baseURL
         let apiURL = baseURL.appendingPathComponent("api/v1")
         let anonymous = Client(serverURL: apiURL, transport: transport, middlewares: [IdempotencyKeyMiddleware()])
         let tokens = TokenManager(store: tokenStore, refresher: anonymous)

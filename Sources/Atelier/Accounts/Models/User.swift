@@ -26,6 +26,8 @@ public final class User: Model, @unchecked Sendable {
     @OptionalField(key: "suspended_at") public var suspendedAt: Date?
     /// Web sessions signed in before this moment are no longer valid (password reset or change).
     @OptionalField(key: "sessions_valid_after") public var sessionsValidAfter: Date?
+    /// A public copy of a photo the user chose (from a moment); nil until they pick one.
+    @OptionalField(key: "avatar_media_id") public var avatarMediaID: UUID?
     @Field(key: "created_at") public var createdAt: Date
     @Field(key: "updated_at") public var updatedAt: Date
 

@@ -47,6 +47,7 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
     Observability.routes(app)
     try APIRoutes.register(app)
     MediaDeliveryRoutes.register(app)
+    LiveRoutes.register(api: app)
     WebRoutes.register(app)
     AppLinkRoutes.register(app)
 
@@ -76,5 +77,6 @@ enum Migrations {
         app.migrations.add(CreateFeedRedraws())
         app.migrations.add(CreateSocial())
         app.migrations.add(CreateInbox())
+        app.migrations.add(CreateMoments())
     }
 }

@@ -15,6 +15,8 @@ public final class AtelierServices: Sendable {
     let catalogCounters: CatalogCounters
     /// One SQLite write transaction at a time (see `writeTransaction`).
     let sqliteWriters = AsyncSemaphore(permits: 1)
+    /// Live events to open WebSockets (moments' albums, inboxes).
+    let live = LiveUpdates()
 
     init(
         config: AppConfig, clock: any AppClock, secrets: Secrets, accessTokens: AccessTokenIssuer,

@@ -15,6 +15,8 @@ enum WebRoutes {
         FriendsWebPages.register(web)
         PostWebPages.register(web)
         NotificationsWebPage.register(web)
+        MomentWebPages.register(web)
+        LiveRoutes.register(web: web, publicBaseURL: app.atelier.config.publicBaseURL)
     }
 }
 

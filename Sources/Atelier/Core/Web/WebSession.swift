@@ -92,7 +92,8 @@ struct CSRFMiddleware: AsyncMiddleware {
             _ = try await request.body.collect(max: Self.maxFormBytes).get()
             presented = try? request.content.get(String.self, at: "csrfToken")
         } else if presented == nil, request.headers.contentType?.type == "multipart" {
-            let takesPhotos = request.url.path.hasPrefix("/portal/") || request.url.path == "/ootd"
+            let path = request.url.path
+            let takesPhotos = path.hasPrefix("/portal/") || path == "/ootd" || (path.hasPrefix("/moments/") && path.hasSuffix("/photos"))
             let limit = takesPhotos ? Self.maxMultipartBytes : Self.maxFormBytes
             _ = try await request.body.collect(max: limit).get()
             presented = try? request.content.get(String.self, at: "csrfToken")

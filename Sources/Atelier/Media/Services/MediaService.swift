@@ -70,12 +70,17 @@ struct MediaService {
     }
 
     /// The media a caller may see: public ones, and private ones they uploaded. Owning domains
-    /// widen this for their entities (friends see a post's photo).
+    /// widen this for their entities (friends see a post's photo, members a moment's).
     func visible(_ id: UUID, to userID: UUID?) async throws -> Media {
         guard let media = try await Media.find(id, on: db) else { throw Problem.notFound("media") }
         if media.visibility == Media.Visibility.public.rawValue || media.$uploader.id == userID { return media }
         if media.ownerType == Post.mediaOwnerType, let postID = media.ownerID, let userID,
             (try? await PostService(db: db, services: services).visiblePost(postID, to: userID)) != nil {
+            return media
+        }
+        if media.ownerType == MomentPhoto.mediaOwnerType, let photoID = media.ownerID, let userID,
+            let photo = try await MomentPhoto.find(photoID, on: db),
+            (try? await MomentService(db: db, services: services).visible(photo.momentID, to: userID)) != nil {
             return media
         }
         throw Problem.notFound("media")

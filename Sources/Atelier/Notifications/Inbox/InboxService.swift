@@ -32,6 +32,14 @@ struct InboxService {
         try await entry.create(on: tx)
     }
 
+    /// Tells the recipient's open live sockets that their inbox changed (`notification.created` on
+    /// their `inbox` channel). Called after the transaction that recorded the entry committed; an
+    /// extra announcement only makes a client refresh its count.
+    static func announce(_ kind: InboxEntry.Kind, to recipientID: UUID, by actorID: UUID?, live: LiveUpdates) async {
+        guard recipientID != actorID else { return }
+        await live.publish(LiveChannel.inbox(recipientID), event: "notification.created", data: ["kind": kind.rawValue])
+    }
+
     /// The user's entries, newest first, leaving out those caused by `hiddenActors` (people the
     /// user and they blocked, one way or the other).
     func list(for userID: UUID, hiding hiddenActors: Set<UUID> = [], page: PageRequest) async throws -> Page<InboxEntry> {

@@ -33,6 +33,7 @@ struct CommentService {
                 text: "\(author.displayName) commented on your outfit: “\(excerpt)”",
                 link: "atelier://posts/\(postPath)", webPath: "/posts/\(postPath)#comments"), on: tx, now: now)
         }
+        await InboxService.announce(.comment, to: post.authorID, by: comment.authorID, live: services.live)
         return comment
     }
 

@@ -24,7 +24,7 @@ struct FriendService {
             throw Problem.conflict("You are friends already.", field: "userId")
         }
         let now = self.now
-        return try await services.writeTransaction(on: db) { tx in
+        let state = try await services.writeTransaction(on: db) { tx -> RequestOutcome in
             let sql = tx as! any SQLDatabase
             // Two people asking each other at once: on PostgreSQL both would miss the other's
             // request, so requests between the same two people take turns (SQLite writers already do).
@@ -53,6 +53,8 @@ struct FriendService {
             }
             return .requested
         }
+        await InboxService.announce(state == .friends ? .friendAccepted : .friendRequest, to: recipientID, by: senderID, live: services.live)
+        return state
     }
 
     func cancelRequest(from senderID: UUID, to recipientID: UUID) async throws {
@@ -70,6 +72,7 @@ struct FriendService {
             try await Self.befriend(senderID, recipientID, on: tx, now: now)
             try await InboxService.record(Self.accepted(by: recipient, notifying: senderID), on: tx, now: now)
         }
+        await InboxService.announce(.friendAccepted, to: senderID, by: recipientID, live: services.live)
     }
 
     func decline(from senderID: UUID, by recipientID: UUID) async throws {

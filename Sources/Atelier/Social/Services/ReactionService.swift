@@ -68,6 +68,7 @@ struct ReactionService {
                     on: tx, now: now)
             }
         }
+        await InboxService.announce(.reaction, to: post.authorID, by: userID, live: services.live)
         return try await summaries(of: [postID], viewer: userID)[postID] ?? Summary(total: 0, counts: [], mine: nil)
     }
 

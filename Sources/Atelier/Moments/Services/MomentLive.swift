@@ -1,0 +1,31 @@
+import AtelierAPI
+import Foundation
+
+/// Live events on a moment's channel, sent after the change committed. Payloads are the API's
+/// own shapes, with the fields that depend on who looks (`canDelete`, `mine`) left neutral.
+struct MomentLive {
+    let services: AtelierServices
+
+    func photoAdded(_ photo: Components.Schemas.MomentPhoto, momentID: UUID) async {
+        var neutral = photo
+        neutral.canDelete = false
+        neutral.faves.mine = false
+        await services.live.publish(LiveChannel.moment(momentID), event: "photo.created", data: neutral)
+    }
+
+    func photoDeleted(_ photoID: UUID, momentID: UUID) async {
+        await services.live.publish(LiveChannel.moment(momentID), event: "photo.deleted", data: ["photoId": photoID.uuidString.lowercased()])
+    }
+
+    func commentAdded(_ comment: Components.Schemas.MomentComment, momentID: UUID) async {
+        var neutral = comment
+        neutral.canDelete = false
+        await services.live.publish(LiveChannel.moment(momentID), event: "comment.created", data: neutral)
+    }
+
+    func favesChanged(target: UUID, momentID: UUID, count: Int) async {
+        struct Faves: Encodable { var targetId: String; var count: Int }
+        await services.live.publish(LiveChannel.moment(momentID), event: "fave.changed",
+                                    data: Faves(targetId: target.uuidString.lowercased(), count: count))
+    }
+}

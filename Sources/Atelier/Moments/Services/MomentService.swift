@@ -1,0 +1,154 @@
+import Fluent
+import Foundation
+
+/// Creating, reading, changing and deleting moments, and who may see one: public moments every
+/// signed-in person, private ones their creator and invitees; never anyone blocked either way
+/// with the creator. Those who may not see a moment get a 404, as for one that does not exist.
+struct MomentService {
+    struct PlaceDraft: Sendable {
+        var name: String
+        var lat: Double
+        var lng: Double
+        var radiusMeters: Int
+        var externalID: String?
+    }
+
+    struct Draft: Sendable {
+        var name: String?
+        var description: String?
+        var startsAt: Date?
+        var endsAt: Date?
+        var placeID: UUID?
+        var place: PlaceDraft?
+        var visibility: Moment.Visibility?
+        var category: Moment.Category?
+    }
+
+    static let quickDuration: TimeInterval = 2 * 3600
+    static let quickRadius = 100
+
+    let db: any Database
+    let services: AtelierServices
+
+    private var now: Date { services.clock.now() }
+
+    /// The moment and the viewer's membership, if the viewer may see it.
+    func visible(_ id: UUID, to viewerID: UUID) async throws -> (Moment, MomentMember?) {
+        guard let moment = try await Moment.find(id, on: db) else { throw Problem.notFound("moment") }
+        let member = try await MomentMember.query(on: db).filter(\.$momentID == id).filter(\.$userID == viewerID).first()
+        guard try await mayView(moment, member: member, viewerID: viewerID) else { throw Problem.notFound("moment") }
+        return (moment, member)
+    }
+
+    func mayView(_ moment: Moment, member: MomentMember?, viewerID: UUID) async throws -> Bool {
+        if moment.creatorID == viewerID { return true }
+        guard moment.isPublic || member != nil else { return false }
+        return try await !SocialGraph(db: db).blockedEitherWay(viewerID, moment.creatorID)
+    }
+
+    /// The moment if the caller created it; a visible moment of someone else is a 403.
+    func own(_ id: UUID, by userID: UUID) async throws -> Moment {
+        let (moment, _) = try await visible(id, to: userID)
+        guard moment.creatorID == userID else {
+            throw Problem(.forbidden, detail: "Only the moment's creator may do this.")
+        }
+        return moment
+    }
+
+    func create(by creator: User, _ draft: Draft) async throws -> Moment {
+        var errors = FieldErrors()
+        let name = MomentRules.name(draft.name ?? "", into: &errors)
+        let description = MomentRules.description(draft.description ?? "", into: &errors)
+        guard let startsAt = draft.startsAt, let endsAt = draft.endsAt else {
+            throw Problem.invalid(draft.startsAt == nil ? "startsAt" : "endsAt", "is required")
+        }
+        MomentRules.window(startsAt: startsAt, endsAt: endsAt, into: &errors)
+        if draft.placeID == nil && draft.place == nil { errors.add("place", "is required: give placeId or a new place") }
+        let newPlace = try draft.place.map { try PlaceService(db: db, services: services).validated($0, prefix: "place.", errors: &errors) }
+        try errors.throwIfAny()
+
+        let creatorID = try creator.requireID()
+        let now = self.now
+        let moment = Moment()
+        moment.id = .v7(at: now)
+        moment.creatorID = creatorID
+        moment.name = name
+        moment.description = description
+        moment.startsAt = startsAt
+        moment.endsAt = endsAt
+        moment.visibility = (draft.visibility ?? .private).rawValue
+        moment.category = (draft.category ?? .other).rawValue
+        moment.createdAt = now
+        moment.updatedAt = now
+        let existingPlace = try await draft.placeID.asyncMap { try await PlaceService(db: db, services: services).place($0) }
+        try await services.writeTransaction(on: db) { tx in
+            if let newPlace {
+                newPlace.createdBy = creatorID
+                try await newPlace.create(on: tx)
+            }
+            moment.placeID = try (newPlace ?? existingPlace!).requireID()
+            try await moment.create(on: tx)
+            let member = MomentMember()
+            member.id = .v7(at: now)
+            member.momentID = moment.id!
+            member.userID = creatorID
+            member.state = MomentMember.State.joined.rawValue
+            member.joinedAt = now
+            member.updatedAt = now
+            try await member.create(on: tx)
+        }
+        return moment
+    }
+
+    /// "I'm here": a private two-hour moment starting now at a 100 m place around the position.
+    func createQuick(by creator: User, lat: Double, lng: Double) async throws -> Moment {
+        var errors = FieldErrors()
+        Geo.check(lat: lat, lng: lng, into: &errors)
+        try errors.throwIfAny()
+        let firstName = creator.displayName.split(separator: " ").first.map(String.init) ?? creator.displayName
+        let now = self.now
+        return try await create(by: creator, Draft(
+            name: "\(firstName)’s moment", description: "", startsAt: now, endsAt: now.addingTimeInterval(Self.quickDuration),
+            place: PlaceDraft(name: "\(firstName)’s spot", lat: lat, lng: lng, radiusMeters: Self.quickRadius),
+            visibility: .private, category: .other))
+    }
+
+    func update(_ moment: Moment, with draft: Draft) async throws -> Moment {
+        var errors = FieldErrors()
+        if let name = draft.name { moment.name = MomentRules.name(name, into: &errors) }
+        if let description = draft.description { moment.description = MomentRules.description(description, into: &errors) }
+        if let startsAt = draft.startsAt { moment.startsAt = startsAt }
+        if let endsAt = draft.endsAt { moment.endsAt = endsAt }
+        if draft.startsAt != nil || draft.endsAt != nil {
+            MomentRules.window(startsAt: moment.startsAt, endsAt: moment.endsAt, into: &errors)
+        }
+        if let visibility = draft.visibility { moment.visibility = visibility.rawValue }
+        if let category = draft.category { moment.category = category.rawValue }
+        let places = PlaceService(db: db, services: services)
+        let newPlace = try draft.place.map { try places.validated($0, prefix: "place.", errors: &errors) }
+        try errors.throwIfAny()
+        if let placeID = draft.placeID { moment.placeID = try await places.place(placeID).requireID() }
+        moment.updatedAt = now
+        let creatorID = moment.creatorID
+        try await services.writeTransaction(on: db) { tx in
+            if let newPlace {
+                newPlace.createdBy = creatorID
+                try await newPlace.create(on: tx)
+                moment.placeID = newPlace.id!
+            }
+            try await moment.update(on: tx)
+        }
+        return moment
+    }
+
+    /// Deletes the moment with its members, photos (and their files), faves and comments.
+    func delete(_ moment: Moment) async throws {
+        let momentID = try moment.requireID()
+        let mediaIDs = try await MomentPhoto.query(on: db).filter(\.$momentID == momentID).all(\.$mediaID)
+        try await services.writeTransaction(on: db) { tx in try await moment.delete(on: tx) }
+        let media = MediaService(db: db, services: services)
+        for id in mediaIDs {
+            if let row = try await Media.find(id, on: db) { try await media.delete(row) }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Fluent
+import Foundation
+import Vapor
+
+/// The live channel of one signed-in client (`GET /api/v1/live` with a bearer token, or `/live`
+/// from a web page with its session cookie), upgraded to a WebSocket.
+///
+/// The client's own inbox is subscribed from the start (`inbox`); other channels on request:
+/// `{"type":"subscribe","channel":"moment:{id}"}` answers `subscribed`, or `refused` with a
+/// status (404 for a moment the client may not see). Events arrive as
+/// `{"type":"event","channel":…,"event":"photo.created","data":{…}}`.
+enum LiveSocket {
+    static let maxChannels = 50
+
+    /// Answers the upgrade for `user` (already authenticated by the route).
+    static func upgrade(_ req: Request, user: User) -> Response {
+        let response = Response(status: .switchingProtocols)
+        response.upgrader = WebSocketUpgrader(
+            maxFrameSize: .default, shouldUpgrade: { req.eventLoop.makeSucceededFuture([:]) },
+            onUpgrade: { ws in
+                let connection = LiveConnection(
+                    socket: ws, userID: user.id!, db: req.application.db, services: req.application.atelier)
+                ws.pingInterval = .seconds(25)
+                ws.onText { _, text in await connection.received(text) }
+                ws.onClose.whenComplete { _ in Task { await connection.close() } }
+                Task { await connection.start() }
+            })
+        return response
+    }
+}
+
+/// Which channels a person may listen to.
+enum LiveChannelAccess {
+    /// nil when allowed, else the HTTP status that says why not.
+    static func refusal(_ channel: String, userID: UUID, db: any Database, services: AtelierServices) async -> Int? {
+        let parts = channel.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let id = UUID(uuidString: parts[1]) else { return 400 }
+        switch parts[0] {
+        case "moment":
+            return (try? await MomentService(db: db, services: services).visible(id, to: userID)) == nil ? 404 : nil
+        default:
+            return 400
+        }
+    }
+}
+
+actor LiveConnection {
+    private let socket: WebSocket
+    private let userID: UUID
+    private let db: any Database
+    private let services: AtelierServices
+    /// Client-facing channel name → the forwarding task.
+    private var subscriptions: [String: Task<Void, Never>] = [:]
+
+    init(socket: WebSocket, userID: UUID, db: any Database, services: AtelierServices) {
+        self.socket = socket
+        self.userID = userID
+        self.db = db
+        self.services = services
+    }
+
+    func start() async {
+        listen(as: "inbox", to: LiveChannel.inbox(userID))
+        await send(["type": "ready", "channels": ["inbox"]])
+    }
+
+    func received(_ text: String) async {
+        struct Command: Decodable { var type: String; var channel: String? }
+        guard let command = try? JSONDecoder().decode(Command.self, from: Data(text.utf8)) else {
+            return await send(["type": "error", "detail": "Send JSON: {\"type\":\"subscribe\",\"channel\":\"moment:<id>\"}."])
+        }
+        switch (command.type, command.channel) {
+        case ("ping", _):
+            await send(["type": "pong"])
+        case ("subscribe", let channel?):
+            if subscriptions[channel] != nil { return await send(["type": "subscribed", "channel": channel]) }
+            guard subscriptions.count < LiveSocket.maxChannels else {
+                return await send(["type": "refused", "channel": channel, "status": 429, "detail": "At most \(LiveSocket.maxChannels) channels per connection."])
+            }
+            if let status = await LiveChannelAccess.refusal(channel, userID: userID, db: db, services: services) {
+                let detail = status == 404 ? "No such channel, or you may not see it." : "Unknown channel; use moment:<id>."
+                return await send(["type": "refused", "channel": channel, "status": status, "detail": detail])
+            }
+            // The access check awaited; another subscribe of the same channel may have won meanwhile.
+            if subscriptions[channel] == nil { listen(as: channel, to: channel) }
+            await send(["type": "subscribed", "channel": channel])
+        case ("unsubscribe", let channel?):
+            subscriptions.removeValue(forKey: channel)?.cancel()
+            await send(["type": "unsubscribed", "channel": channel])
+        default:
+            await send(["type": "error", "detail": "Unknown command; use subscribe, unsubscribe or ping."])
+        }
+    }
+
+    func close() {
+        for task in subscriptions.values { task.cancel() }
+        subscriptions.removeAll()
+    }
+
+    private func listen(as name: String, to channel: String) {
+        let (_, events) = services.live.hub.subscribe(channel)
+        let socket = self.socket
+        subscriptions[name] = Task {
+            for await message in events {
+                let text = "{\"type\":\"event\",\"channel\":\(Self.quoted(name)),\"event\":\(Self.quoted(message.event)),\"data\":\(message.data)}"
+                try? await socket.send(text)
+            }
+        }
+    }
+
+    private func send(_ object: [String: Any]) async {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        try? await socket.send(String(decoding: data, as: UTF8.self))
+    }
+
+    private static func quoted(_ text: String) -> String {
+        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+    }
+}
+
+/// `GET /api/v1/live` (bearer token, for the apps) and `GET /live` (session cookie, for web pages).
+enum LiveRoutes {
+    static func register(api app: Application) {
+        app.get("api", "v1", "live") { req async throws -> Response in
+            try requireUpgrade(req)
+            return LiveSocket.upgrade(req, user: try await req.requireCaller().user)
+        }
+    }
+
+    static func register(web: any RoutesBuilder, publicBaseURL: String) {
+        web.get("live") { req async throws -> Response in
+            try requireUpgrade(req)
+            // A cookie rides along on any site's WebSocket; only our own pages may open this one.
+            guard let origin = req.headers.first(name: .origin), origin == publicBaseURL || origin == originOf(req) else {
+                throw Problem(.forbidden, detail: "Live updates are only for Atelier's own pages.")
+            }
+            guard let user = req.webSessionUser else { throw Problem.unauthorized("Sign in first.") }
+            return LiveSocket.upgrade(req, user: user)
+        }
+    }
+
+    private static func requireUpgrade(_ req: Request) throws {
+        guard req.headers[.upgrade].contains(where: { $0.lowercased() == "websocket" }) else {
+            throw Problem(.upgradeRequired, detail: "This is a WebSocket endpoint; connect with a WebSocket client.",
+                          headers: [("Upgrade", "websocket")])
+        }
+    }
+
+    /// The origin a browser reports when the page came from this very host (e.g. a test server).
+    private static func originOf(_ req: Request) -> String? {
+        req.headers.first(name: .host).map { "http://\($0)" }
+    }
+}
