@@ -84,6 +84,7 @@ struct MomentAccessTests {
             let moment = try response.content.decode(MomentBody.self)
             #expect(moment.name == "Ana’s moment" && moment.visibility == "private" && moment.status == "ongoing")
             #expect(moment.place.radiusMeters == 100 && moment.place.lat == 44.4467 && moment.canPost && moment.canEdit)
+            #expect(moment.myState == "checkedIn", "whoever starts a moment where they stand is there")
             let raw = try JSONSerialization.jsonObject(with: Data(response.body.string.utf8)) as! [String: Any]
             let formatter = ISO8601DateFormatter()
             let startsAt = formatter.date(from: raw["startsAt"] as! String)!, endsAt = formatter.date(from: raw["endsAt"] as! String)!
@@ -91,6 +92,17 @@ struct MomentAccessTests {
             let nearby = try await t.send(.GET, "/api/v1/places/nearby?lat=44.4470&lng=26.0975&radius=500", token: ana.accessToken)
             #expect(nearby.status == .ok)
             #expect(nearby.body.string.contains(moment.place.id))
+        }
+    }
+
+    @Test("times with milliseconds, as browsers' toISOString() writes them, are read like whole seconds")
+    func fractionalSeconds() async throws {
+        try await TestApp.with { t in
+            let ana = try await t.signUp(name: "Host Ana")
+            let json = #"{"name":"Brunch","startsAt":"2027-01-16T10:00:00.250Z","endsAt":"2027-01-16T12:30:00.000Z","place":{"name":"Café","lat":44.43,"lng":26.1,"radiusMeters":50}}"#
+            let response = try await t.send(.POST, "/api/v1/moments", json: json, token: ana.accessToken)
+            #expect(response.status == .created, "\(response.body.string)")
+            #expect(response.body.string.contains(#""endsAt":"2027-01-16T12:30:00Z""#))
         }
     }
 }

@@ -139,7 +139,9 @@ def test_quick_moment_invite_checkin_and_live_album(browser, second_browser, ser
     assert f"{first_name}’s moment" == astrid_page.visible("#moment-page h1").text.strip()
     assert astrid_page.visible("#moment-status").text.strip() == "Happening now"
     assert f"{first_name}’s spot" in astrid_page.visible("#moment-page header").text
-    assert moment_state(astrid_page) == "joined"  # the creator joins her own moment
+    # Whoever starts a moment where they stand is checked in to it at once.
+    assert moment_state(astrid_page) == "checkedIn"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#checkin-button")
     astrid_page.visible("#photo-form")  # the creator may always post
     assert astrid_page.visible("#album-empty").text.strip() == "No photos yet."
     assert astrid_page.visible("#photo-count").text.strip() == "0"

@@ -13,7 +13,7 @@ enum APIRoutes {
         try APIHandler(app: app).registerHandlers(
             on: transport, serverURL: URL(string: "/api/v1")!,
             // Compact JSON (the runtime's default pretty-prints); sorted keys keep bodies, and so ETags, stable.
-            configuration: Configuration(jsonEncodingOptions: [.sortedKeys]))
+            configuration: Configuration(dateTranscoder: LenientISO8601Dates(), jsonEncodingOptions: [.sortedKeys]))
 
         // The contract itself, byte for byte.
         let contractPath = app.directory.workingDirectory + "openapi.yaml"

@@ -5,4 +5,15 @@ enum PlainText {
     static func requireNoNUL(_ value: String, field: String) throws {
         guard !value.unicodeScalars.contains("\u{0}") else { throw Problem.invalid(field, "contains a NUL character") }
     }
+
+    /// A comment's text, trimmed: not empty, no NUL, at most `maxLength` characters.
+    static func comment(_ raw: String, field: String = "body", maxLength: Int) throws -> String {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw Problem.invalid(field, "is empty; write something") }
+        try requireNoNUL(text, field: field)
+        guard text.count <= maxLength else {
+            throw Problem.invalid(field, "may be at most \(maxLength) characters (this one has \(text.count))")
+        }
+        return text
+    }
 }

@@ -55,7 +55,8 @@ struct MomentService {
         return moment
     }
 
-    func create(by creator: User, _ draft: Draft) async throws -> Moment {
+    /// `onSite`: the creator is at the place now (a quick moment) and is checked in at once.
+    func create(by creator: User, _ draft: Draft, onSite: Bool = false) async throws -> Moment {
         var errors = FieldErrors()
         let name = MomentRules.name(draft.name ?? "", into: &errors)
         let description = MomentRules.description(draft.description ?? "", into: &errors)
@@ -92,15 +93,17 @@ struct MomentService {
             member.id = .v7(at: now)
             member.momentID = moment.id!
             member.userID = creatorID
-            member.state = MomentMember.State.joined.rawValue
+            member.state = (onSite ? MomentMember.State.checkedIn : .joined).rawValue
             member.joinedAt = now
+            member.checkedInAt = onSite ? now : nil
             member.updatedAt = now
             try await member.create(on: tx)
         }
         return moment
     }
 
-    /// "I'm here": a private two-hour moment starting now at a 100 m place around the position.
+    /// "I'm here": a private two-hour moment starting now at a 100 m place around the position,
+    /// with its creator checked in.
     func createQuick(by creator: User, lat: Double, lng: Double) async throws -> Moment {
         var errors = FieldErrors()
         Geo.check(lat: lat, lng: lng, into: &errors)
@@ -110,7 +113,7 @@ struct MomentService {
         return try await create(by: creator, Draft(
             name: "\(firstName)’s moment", description: "", startsAt: now, endsAt: now.addingTimeInterval(Self.quickDuration),
             place: PlaceDraft(name: "\(firstName)’s spot", lat: lat, lng: lng, radiusMeters: Self.quickRadius),
-            visibility: .private, category: .other))
+            visibility: .private, category: .other), onSite: true)
     }
 
     func update(_ moment: Moment, with draft: Draft) async throws -> Moment {

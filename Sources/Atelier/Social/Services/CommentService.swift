@@ -11,12 +11,7 @@ struct CommentService {
     let services: AtelierServices
 
     func add(to post: Post, by author: User, body raw: String) async throws -> PostComment {
-        let body = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !body.isEmpty else { throw Problem.invalid("body", "is empty; write something") }
-        try PlainText.requireNoNUL(body, field: "body")
-        guard body.count <= Self.maxLength else {
-            throw Problem.invalid("body", "may be at most \(Self.maxLength) characters (this one has \(body.count))")
-        }
+        let body = try PlainText.comment(raw, maxLength: Self.maxLength)
         let now = services.clock.now()
         let comment = PostComment()
         comment.id = .v7(at: now)
