@@ -57,7 +57,17 @@ final class BackgroundWorkers: LifecycleHandler {
                 }
             }
         }
-        tasks.withLockedValue { $0 = [delivery, cleanup, counters, redraw] }
+        let magazine = Task {
+            while !Task.isCancelled {
+                do {
+                    try await MagazineEditor(db: db, services: services).publishDue()
+                } catch {
+                    logger.error("Publishing scheduled magazine issues failed: \(String(reflecting: error))")
+                }
+                try? await Task.sleep(for: .seconds(30))
+            }
+        }
+        tasks.withLockedValue { $0 = [delivery, cleanup, counters, redraw, magazine] }
     }
 
     func shutdownAsync(_ app: Application) async {

@@ -38,7 +38,8 @@ struct SeedDemoCommand: AsyncCommand {
             try await mihai.save(on: app.db)
         }
         let products = try await CatalogDemoSeed(app: app).run(owner: ana, others: sara, console: context.console)
-        context.console.success("Demo data ready (\(created) new accounts, \(products) new products).")
+        let issues = try await MagazineDemoSeed(app: app).run()
+        context.console.success("Demo data ready (\(created) new accounts, \(products) new products, \(issues) new magazine issues).")
         context.console.info("Sign in as \(Self.demoUsers[0].email) (store owner), \(Self.demoUsers[1].email) (admin) or \(Self.demoUsers[2].email); password \(Self.demoPassword).")
     }
 }

@@ -60,6 +60,8 @@ public struct AppConfig: Sendable {
     public var runsBackgroundWorkers: Bool = true
     /// The random spread of a product's feed sort key around its creation time (discovery.md).
     public var feedSpreadHours: Int = 6
+    /// The magazine's content languages; the first is the default translations fall back to.
+    public var magazineLanguages: [String] = ["en", "ro"]
     /// The apps that shared links open (smart app banner, Universal Links, App Links).
     public var appLinks = AppLinks()
 
@@ -161,6 +163,13 @@ public struct AppConfig: Sendable {
                 jwks: value("AUTH_FACEBOOK_JWKS"))
         )
         config.feedSpreadHours = try int("FEED_SPREAD_HOURS", 6)
+        let languages = list("MAGAZINE_LANGUAGES").map { $0.lowercased() }
+        if !languages.isEmpty {
+            guard languages.allSatisfy({ $0.count >= 2 && $0.count <= 8 && $0.allSatisfy(\.isLetter) }) else {
+                throw ConfigError.invalid("MAGAZINE_LANGUAGES", languages.joined(separator: ","))
+            }
+            config.magazineLanguages = languages
+        }
         config.appLinks = AppLinks(
             appleAppStoreID: value("APPLE_APP_STORE_ID"), appleAppIDs: list("APPLE_APP_IDS"),
             androidPackage: value("ANDROID_APP_PACKAGE"), androidCertFingerprints: list("ANDROID_CERT_FINGERPRINTS"))

@@ -78,5 +78,6 @@ enum Migrations {
         app.migrations.add(CreateSocial())
         app.migrations.add(CreateInbox())
         app.migrations.add(CreateMoments())
+        app.migrations.add(CreateMagazine())
     }
 }

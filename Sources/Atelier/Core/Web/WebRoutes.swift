@@ -16,6 +16,7 @@ enum WebRoutes {
         PostWebPages.register(web)
         NotificationsWebPage.register(web)
         MomentWebPages.register(web)
+        MagazineWebPages.register(web)
         LiveRoutes.register(web: web, publicBaseURL: app.atelier.config.publicBaseURL)
     }
 }
