@@ -79,5 +79,6 @@ enum Migrations {
         app.migrations.add(CreateInbox())
         app.migrations.add(CreateMoments())
         app.migrations.add(CreateMagazine())
+        app.migrations.add(CreateMagazineReaders())
     }
 }

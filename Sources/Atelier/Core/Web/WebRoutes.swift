@@ -17,6 +17,7 @@ enum WebRoutes {
         NotificationsWebPage.register(web)
         MomentWebPages.register(web)
         MagazineWebPages.register(web)
+        MagazinePortalPages.register(web)
         LiveRoutes.register(web: web, publicBaseURL: app.atelier.config.publicBaseURL)
     }
 }

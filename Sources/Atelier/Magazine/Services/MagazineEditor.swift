@@ -79,12 +79,15 @@ struct MagazineEditor {
     func publish(_ issue: MagazineIssue, at date: Date? = nil) async throws {
         let now = self.now
         let publishAt = max(date ?? now, now)
+        let firstPublication = issue.issueStatus != .published
         issue.status = (publishAt > now ? MagazineIssue.Status.scheduled : .published).rawValue
         issue.publishAt = publishAt
         issue.updatedAt = now
         let issueID = try issue.requireID()
+        let languages = self.languages
         try await services.writeTransaction(on: db) { tx in
             try await issue.update(on: tx)
+            if firstPublication, issue.issueStatus == .published { try await MagazineReaders.announce(issue, on: tx, languages: languages, now: now) }
             try await Self.log(.issue, issueID, at: publishAt, on: tx)
             for article in try await MagazineArticle.query(on: tx).filter(\.$issueID == issueID).all() where article.isPublished {
                 try await Self.log(.article, article.id!, at: publishAt, on: tx)
@@ -99,10 +102,14 @@ struct MagazineEditor {
         let now = self.now
         let due = try await MagazineIssue.query(on: db).filter(\.$status == MagazineIssue.Status.scheduled.rawValue)
             .filter(\.$publishAt <= now).all()
+        let languages = self.languages
         for issue in due {
             issue.status = MagazineIssue.Status.published.rawValue
             issue.updatedAt = now
-            try await issue.update(on: db)
+            try await services.writeTransaction(on: db) { tx in
+                try await issue.update(on: tx)
+                try await MagazineReaders.announce(issue, on: tx, languages: languages, now: now)
+            }
         }
         return due.count
     }
@@ -212,9 +219,8 @@ struct MagazineEditor {
     /// When readers can notice a change to the article: now if its issue is out, the issue's
     /// publish time if it is scheduled, never while the issue is a draft.
     private func noticeTime(of article: MagazineArticle) async throws -> Date? {
-        guard let issue = try await MagazineIssue.find(article.issueID, on: db), issue.issueStatus != .draft,
-            let publishAt = issue.publishAt else { return nil }
-        return max(now, publishAt)
+        guard let issue = try await MagazineIssue.find(article.issueID, on: db) else { return nil }
+        return Self.noticeTime(of: issue, now: now)
     }
 
     static func log(_ entity: MagazineChange.Entity, _ id: UUID, at date: Date, on db: any Database) async throws {

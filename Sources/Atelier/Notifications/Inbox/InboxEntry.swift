@@ -6,7 +6,7 @@ import SQLKit
 final class InboxEntry: Model, @unchecked Sendable {
     static let schema = "inbox_entries"
 
-    enum Kind: String, Sendable { case friendRequest, friendAccepted, reaction, comment, momentInvitation, momentPhoto }
+    enum Kind: String, Sendable { case friendRequest, friendAccepted, reaction, comment, momentInvitation, momentPhoto, magazineIssue }
 
     @ID(custom: "id", generatedBy: .user) var id: UUID?
     @Field(key: "recipient_id") var recipientID: UUID
