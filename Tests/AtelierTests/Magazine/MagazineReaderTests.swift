@@ -39,6 +39,9 @@ struct MagazineReaderTests {
             let bad = try await t.send(.PUT, "/api/v1/magazine/articles/\(hems)/rating", json: #"{"stars":6}"#, token: ben.accessToken)
             #expect(bad.status == .unprocessableEntity)
             #expect(try await t.send(.GET, "/api/v1/magazine/articles/\(hems)/rating", token: ben.accessToken).content.decode(MagazineRatingBody.self).mine == 2)
+            // The article itself carries the average, for anyone.
+            let article = try await t.send(.GET, "/api/v1/magazine/articles/\(hems)").body.string
+            #expect(article.contains(#""rating":{"average":3.5,"count":2}"#), "\(article)")
 
             let comment = try await t.send(.POST, "/api/v1/magazine/articles/\(hems)/comments", json: #"{"body":"Useful!"}"#, token: ana.accessToken)
             #expect(comment.status == .created)
@@ -46,6 +49,19 @@ struct MagazineReaderTests {
             #expect(try await t.send(.DELETE, "/api/v1/magazine/articles/\(hems)/comments/\(commentID)", token: ben.accessToken).status == .forbidden)
             try await t.makeEditor(ben)
             #expect(try await t.send(.DELETE, "/api/v1/magazine/articles/\(hems)/comments/\(commentID)", token: ben.accessToken).status == .noContent)
+            // A reported comment that an admin hides shows to its author only.
+            let rude = try await t.send(.POST, "/api/v1/magazine/articles/\(hems)/comments", json: #"{"body":"Rude words"}"#, token: ana.accessToken)
+            let rudeID = try rude.content.decode(CommentBody.self).id
+            let report = try await t.send(.POST, "/api/v1/reports", json: #"{"subjectType":"magazineComment","subjectId":"\#(rudeID)","reason":"Rude"}"#, token: ben.accessToken)
+            #expect(report.status == .created, "\(report.body.string)")
+            let admin = try await t.signUp(name: "Admin Ada")
+            try await t.makeAdmin(admin)
+            let reportID = try JSONSerialization.jsonObject(with: Data(report.body.string.utf8)) as? [String: Any]
+            let resolved = try await t.send(.POST, "/api/v1/admin/reports/\(reportID?["id"] as? String ?? "")/resolve", json: #"{"action":"hide"}"#, token: admin.accessToken)
+            #expect(resolved.status == .ok, "\(resolved.body.string)")
+            let benSees = try await t.send(.GET, "/api/v1/magazine/articles/\(hems)/comments", token: ben.accessToken).body.string
+            let anaSees = try await t.send(.GET, "/api/v1/magazine/articles/\(hems)/comments", token: ana.accessToken).body.string
+            #expect(!benSees.contains("Rude words") && anaSees.contains("Rude words"))
             let empty = try await t.send(.POST, "/api/v1/magazine/articles/\(hems)/comments", json: #"{"body":"  "}"#, token: ana.accessToken)
             #expect(empty.status == .unprocessableEntity)
         }

@@ -8,14 +8,14 @@ extension APIHandler {
     func listMagazineIssues(_ input: Operations.ListMagazineIssues.Input) async throws -> Operations.ListMagazineIssues.Output {
         let (req, catalog, lang) = try magazine(input.query.lang)
         let issues = try await catalog.issues(lang: lang)
-        let media = try await magazineMedia(issues.compactMap(\.issue.coverMediaID), req)
+        let media = try await magazineMedia(issues.compactMap(\.issue.coverMediaID) + issues.compactMap(\.pdfMediaID), req)
         return .ok(.init(body: .json(.init(items: issues.map { .init($0, media: media) }))))
     }
 
     func getMagazineIssue(_ input: Operations.GetMagazineIssue.Input) async throws -> Operations.GetMagazineIssue.Output {
         let (req, catalog, lang) = try magazine(input.query.lang)
         let issue = try await catalog.issue(try CatalogParameters.id(input.path.issueId, "issue"), lang: lang)
-        let media = try await magazineMedia([issue.issue.coverMediaID].compactMap { $0 } + issue.articles.compactMap(\.article.leadMediaID), req)
+        let media = try await magazineMedia([issue.issue.coverMediaID, issue.pdfMediaID].compactMap { $0 } + issue.articles.compactMap(\.article.leadMediaID), req)
         return .ok(.init(body: .json(.init(issue, media: media, withArticles: true))))
     }
 
@@ -23,7 +23,11 @@ extension APIHandler {
         let (req, catalog, lang) = try magazine(input.query.lang)
         let article = try await catalog.article(try CatalogParameters.id(input.path.articleId, "article"), lang: lang)
         let media = try await magazineMedia([article.article.leadMediaID].compactMap { $0 }, req)
-        return .ok(.init(body: .json(.init(article, media: media))))
+        var body = Components.Schemas.MagazineArticle(article, media: media)
+        // One article: with its average rating (and the caller's stars when signed in).
+        body.rating = .init(try await MagazineReaders(db: req.db, services: services)
+            .rating(of: article.article.requireID(), viewer: try await req.optionalCaller()?.user.id))
+        return .ok(.init(body: .json(body)))
     }
 
     func getMagazineAuthor(_ input: Operations.GetMagazineAuthor.Input) async throws -> Operations.GetMagazineAuthor.Output {
@@ -36,7 +40,7 @@ extension APIHandler {
     func getMagazineChanges(_ input: Operations.GetMagazineChanges.Input) async throws -> Operations.GetMagazineChanges.Output {
         let (req, _, lang) = try magazine(input.query.lang)
         let changes = try await MagazineChanges(db: req.db, services: services).changes(since: input.query.since, lang: lang)
-        let mediaIDs = changes.issues.compactMap(\.issue.coverMediaID) + changes.articles.compactMap(\.article.leadMediaID)
+        let mediaIDs = changes.issues.compactMap(\.issue.coverMediaID) + changes.issues.compactMap(\.pdfMediaID) + changes.articles.compactMap(\.article.leadMediaID)
             + changes.authors.compactMap(\.author.pictureMediaID)
         let media = try await magazineMedia(mediaIDs, req)
         return .ok(.init(body: .json(.init(
@@ -90,7 +94,9 @@ extension Components.Schemas.MagazineIssue {
     init(_ view: MagazineCatalog.IssueView, media: MagazineMedia, withArticles: Bool = false) {
         self.init(
             id: view.issue.id!.uuidString.lowercased(), number: view.issue.number, label: view.label, language: view.language,
-            cover: media.image(view.issue.coverMediaID), publishedAt: view.issue.publishAt ?? view.issue.updatedAt,
+            cover: media.image(view.issue.coverMediaID),
+            pdfUrl: view.pdfMediaID.flatMap { media.byID[$0] }.map { media.service.services.media.signer.publicURL(key: $0.originalKey) },
+            publishedAt: view.issue.publishAt ?? view.issue.updatedAt,
             articles: withArticles ? view.articles.map { .init($0, media: media) } : nil)
     }
 }

@@ -66,6 +66,19 @@ enum MagazinePortalActions {
         return target == base ? response : req.redirect(to: target)
     }
 
+    static func uploadPDF(_ req: Request) async throws -> Response {
+        let issue = try await MagazinePortalPages.findIssue(req)
+        return try await req.formAction(redirectTo: "\(base)/issues/\(issue.id!.uuidString.lowercased())") {
+            guard let file = try? req.content.get(File.self, at: "pdf"), file.data.readableBytes > 0 else {
+                throw Problem.invalid("pdf", "is missing; choose the PDF file")
+            }
+            let lang = text(req, "lang")
+            try await MagazinePDFs(db: req.db, services: req.atelier)
+                .attach(Data(file.data.readableBytesView), lang: lang, to: issue, uploaderID: try req.requireWebUser().requireID())
+            return "PDF edition (\(lang)) saved."
+        }
+    }
+
     static func saveIssue(_ req: Request) async throws -> Response {
         let issue = try await MagazinePortalPages.findIssue(req)
         let issueID = try issue.requireID()

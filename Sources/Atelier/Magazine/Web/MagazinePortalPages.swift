@@ -14,6 +14,7 @@ enum MagazinePortalPages {
         portal.post("issues", use: MagazinePortalActions.createIssue)
         portal.get("issues", ":issueID", use: issuePage)
         portal.on(.POST, "issues", ":issueID", body: .collect(maxSize: "40mb"), use: MagazinePortalActions.saveIssue)
+        portal.on(.POST, "issues", ":issueID", "pdf", body: .collect(maxSize: "51mb"), use: MagazinePortalActions.uploadPDF)
         portal.post("issues", ":issueID", "articles", use: MagazinePortalActions.newArticle)
         portal.post("issues", ":issueID", "publish", use: MagazinePortalActions.publishIssue)
         portal.post("issues", ":issueID", "schedule", use: MagazinePortalActions.scheduleIssue)
@@ -79,6 +80,13 @@ enum MagazinePortalPages {
         var scheduleValue: String
         var zone: String
         var isDraft: Bool
+        var pdfs: [PDFRow]
+    }
+
+    struct PDFRow: Encodable {
+        var code: String
+        var url: String?
+        var size: String?
     }
 
     struct TextColumn: Encodable {
@@ -147,8 +155,9 @@ enum MagazinePortalPages {
         let texts = ids.isEmpty ? [] : try await MagazineArticleText.query(on: req.db).filter(\.$articleID ~~ ids).all()
         let byArticle = Dictionary(grouping: texts, by: \.articleID)
         let languages = languages(req)
-        let media = try await pictures([issue.coverMediaID].compactMap { $0 }, req)
+        let media = try await pictures([issue.coverMediaID].compactMap { $0 } + Array(issue.pdfs.values), req)
         let zone = LocalDay.zone(try req.requireWebUser().timeZone)
+        let pdfs = MagazinePDFs(db: req.db, services: req.atelier)
         let row = row(issue, req: req)
         return try await req.renderPage("magazine/portal-issue", IssuePage(
             page: PageContext(req, title: "\(row.label) · Magazine portal"),
@@ -164,7 +173,11 @@ enum MagazinePortalPages {
                     languages: mine.map(\.lang).sorted().joined(separator: ", "))
             },
             scheduleValue: MomentForm.localInput(issue.publishAt.flatMap { $0 > now(req) ? $0 : nil } ?? now(req).addingTimeInterval(86_400), zone: zone),
-            zone: zone.identifier, isDraft: issue.issueStatus == .draft))
+            zone: zone.identifier, isDraft: issue.issueStatus == .draft,
+            pdfs: languages.all.map { code in
+                let file = issue.pdfs[code].flatMap { media.byID[$0] }
+                return PDFRow(code: code, url: file.map(pdfs.url), size: file.map { String(format: "%.1f MB", Double($0.byteSize) / 1_048_576) })
+            }))
     }
 
     static func articlePage(_ req: Request) async throws -> View {

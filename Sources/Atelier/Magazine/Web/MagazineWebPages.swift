@@ -75,7 +75,7 @@ enum MagazineWebPages {
     static func issuePage(_ req: Request) async throws -> View {
         let (catalog, lang) = reader(req)
         let view = try await catalog.issue(try id(req, "issueID", "issue"), lang: lang)
-        let media = try await pictures([view.issue.coverMediaID].compactMap { $0 } + view.articles.compactMap(\.article.leadMediaID), req)
+        let media = try await pictures([view.issue.coverMediaID, view.pdfMediaID].compactMap { $0 } + view.articles.compactMap(\.article.leadMediaID), req)
         let issue = card(view, lang: lang, media: media, req: req)
         return try await req.renderPage("magazine/issue", IssuePage(
             page: PageContext(req, title: view.label), lang: lang, languages: switcher(req, issue.url, lang, catalog), issue: issue,
@@ -132,8 +132,7 @@ enum MagazineWebPages {
             id: id, url: "/magazine/issues/\(id)?lang=\(lang)", number: view.issue.number, label: view.label,
             cover: WebImage(view.issue.coverMediaID.flatMap { media.byID[$0] }, alt: view.label, service: media.service),
             published: view.issue.publishAt.map(formatter.string(from:)) ?? "",
-            // PDF editions arrive with the editor portal's uploads (docs/magazine.md).
-            pdfURL: nil)
+            pdfURL: view.pdfMediaID.flatMap { media.byID[$0] }.map { media.service.services.media.signer.publicURL(key: $0.originalKey) })
     }
 
     private static func card(_ view: MagazineCatalog.ArticleView, lang: String, media: MagazineMedia) -> ArticleCard {

@@ -55,6 +55,7 @@ enum MediaKeys {
         case "jpg", "jpeg": "image/jpeg"
         case "png": "image/png"
         case "webp": "image/webp"
+        case "pdf": "application/pdf"
         default: "application/octet-stream"
         }
     }
@@ -66,7 +67,7 @@ enum MediaKeys {
             parts[1].allSatisfy(\.isHexDigit)
         else { return false }
         let file = parts[2]
-        return file.range(of: #"^(original\.(jpg|png|webp)|w[0-9]{1,4}\.(jpg|webp))$"#, options: .regularExpression) != nil
+        return file.range(of: #"^(original\.(jpg|png|webp|pdf)|w[0-9]{1,4}\.(jpg|webp))$"#, options: .regularExpression) != nil
     }
 }
 

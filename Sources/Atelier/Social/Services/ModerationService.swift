@@ -2,7 +2,7 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// Reports of posts, comments, profiles and photos, and what admins do about them: hide the
+/// Reports of posts, comments (on posts and on magazine articles), profiles and photos, and what admins do about them: hide the
 /// content (it then shows to its author only), suspend its author, or dismiss the report.
 struct ModerationService {
     static let maxReason = 500
@@ -35,6 +35,12 @@ struct ModerationService {
             guard let found = try await PostComment.find(subjectID, on: db) else { throw Problem.notFound("comment") }
             let post = try await posts.visiblePost(found.postID, to: reporterID)
             let comment = try await CommentService(db: db, services: services).comment(subjectID, on: post, viewer: reporterID)
+            (report.subjectID, report.subjectAuthorID, report.excerpt) = (comment.id!, comment.authorID, comment.body)
+        case .magazineComment:
+            guard let comment = try await MagazineComment.find(subjectID, on: db), comment.hiddenAt == nil || comment.authorID == reporterID,
+                try await !SocialGraph(db: db).blockedEitherWay(reporterID, comment.authorID) || comment.authorID == reporterID
+            else { throw Problem.notFound("comment") }
+            _ = try await MagazineReaders(db: db, services: services).visibleArticle(comment.articleID)
             (report.subjectID, report.subjectAuthorID, report.excerpt) = (comment.id!, comment.authorID, comment.body)
         case .profile:
             let user = try await PeopleDirectory(db: db, services: services).visibleUser(subjectID, to: reporterID)
@@ -86,6 +92,8 @@ struct ModerationService {
                 """).all().map { try $0.decode(column: "id", as: UUID.self) }
             guard claimed.contains(reportID) else { throw Problem.conflict("This report was resolved already.") }
             switch action {
+            case .hide where subject == .magazineComment:
+                try await MagazineComment.query(on: tx).filter(\.$id == report.subjectID).set(\.$hiddenAt, to: now).update()
             case .hide where subject == .comment:
                 try await PostComment.query(on: tx).filter(\.$id == report.subjectID).set(\.$hiddenAt, to: now).update()
             case .hide:
