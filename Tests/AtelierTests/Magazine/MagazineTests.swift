@@ -130,6 +130,11 @@ struct MagazineTests {
             #expect(bio.language == "en" && bio.bio == "Tailor.")
             let issue = try await t.send(.GET, "/api/v1/magazine/issues?lang=ro")
             #expect(issue.body.string.contains("Numărul 1"))
+            // Reads are cached with ETags: the same tag answers 304, another language is another tag.
+            let first = try await t.send(.GET, "/api/v1/magazine/articles/\(articles[1].id!)?lang=ro")
+            let tag = try #require(first.headers.first(name: .eTag))
+            #expect(try await t.send(.GET, "/api/v1/magazine/articles/\(articles[1].id!)?lang=ro", headers: [("If-None-Match", tag)]).status == .notModified)
+            #expect(try await t.send(.GET, "/api/v1/magazine/articles/\(articles[1].id!)?lang=en", headers: [("If-None-Match", tag)]).status == .ok)
         }
     }
 
