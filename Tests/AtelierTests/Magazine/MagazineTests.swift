@@ -227,6 +227,7 @@ struct MagazineTests {
             #expect(list.status == .ok && list.body.string.contains("Numărul 3"))
             let page = try await t.send(.GET, "/magazine/issues/\(issue.id!)?lang=en")
             #expect(page.body.string.contains("Wool") && page.body.string.contains("Hems"))
+            #expect(page.body.string.contains(#"href="/magazine/issues/\#(issue.id!.uuidString.lowercased())?lang=ro""#))
             let article = try await t.send(.GET, "/magazine/articles/\(articles[0].id!)?lang=ro")
             let html = article.body.string
             #expect(html.contains(#"<meta property="og:title" content="Lână">"#), "\(html)")

@@ -94,6 +94,13 @@ struct LiveChannelTests {
             let fave = await anaLive.next("event", event: "fave.changed")
             #expect((fave?["data"] as? [String: Any])?["count"] as? Int == 1)
 
+            // Once Ben blocks Cara, her next photo does not reach him (it still reaches Ana).
+            #expect(try await t.send(.PUT, "/api/v1/me/blocks/\(cara.user.id)", token: ben.accessToken).status.code < 300)
+            let hidden = try await t.momentPhoto(moment, cara)
+            #expect((await anaLive.next("event", event: "photo.created")?["data"] as? [String: Any])?["id"] as? String == hidden.id)
+            #expect(await benLive.next("event", event: "photo.created", timeout: 0.5) == nil)
+
+
             // Without a token there is no socket: the upgrade is refused with 401.
             await #expect(throws: (any Error).self) {
                 try await WebSocket.connect(to: "ws://127.0.0.1:\(port)/api/v1/live", on: group) { _ in }.get()

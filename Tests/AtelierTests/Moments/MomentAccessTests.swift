@@ -92,6 +92,17 @@ struct MomentAccessTests {
             let nearby = try await t.send(.GET, "/api/v1/places/nearby?lat=44.4470&lng=26.0975&radius=500", token: ana.accessToken)
             #expect(nearby.status == .ok)
             #expect(nearby.body.string.contains(moment.place.id))
+            // Where someone stands is theirs: another person searching there does not find the spot,
+            // nor can they hold a moment at it.
+            let sam = try await t.signUp(name: "Sam Stranger")
+            let samNearby = try await t.send(.GET, "/api/v1/places/nearby?lat=44.4470&lng=26.0975&radius=500", token: sam.accessToken)
+            #expect(samNearby.status == .ok && !samNearby.body.string.contains(moment.place.id))
+            let borrowed = try await t.send(.POST, "/api/v1/moments", json: #"{"name":"Here","startsAt":"2027-01-16T10:00:00Z","endsAt":"2027-01-16T11:00:00Z","placeId":"\#(moment.place.id)"}"#, token: sam.accessToken)
+            #expect(borrowed.status == .unprocessableEntity)
+            // A place saved on purpose is for everyone.
+            let saved = try await t.send(.POST, "/api/v1/places", json: #"{"name":"Piața Romană","lat":44.4467,"lng":26.0975,"radiusMeters":150}"#, token: ana.accessToken)
+            let savedID = try saved.content.decode(PlaceBody.self).id
+            #expect(try await t.send(.GET, "/api/v1/places/nearby?lat=44.4470&lng=26.0975&radius=500", token: sam.accessToken).body.string.contains(savedID))
         }
     }
 

@@ -54,10 +54,7 @@ extension APIHandler {
     private func magazine(_ lang: String?) throws -> (Request, MagazineCatalog, String) {
         let req = try request()
         let catalog = MagazineCatalog(db: req.db, services: services)
-        let wanted = lang ?? req.headers.first(name: .acceptLanguage)?.split(separator: ",").first.map {
-            String($0.split(separator: ";").first ?? $0).trimmingCharacters(in: .whitespaces)
-        }
-        return (req, catalog, catalog.languages.requested(wanted))
+        return (req, catalog, catalog.languages.requested(query: lang, acceptLanguage: req.headers.first(name: .acceptLanguage)))
     }
 
     private func magazineMedia(_ ids: [UUID], _ req: Request) async throws -> MagazineMedia {
@@ -95,7 +92,7 @@ extension Components.Schemas.MagazineIssue {
         self.init(
             id: view.issue.id!.uuidString.lowercased(), number: view.issue.number, label: view.label, language: view.language,
             cover: media.image(view.issue.coverMediaID),
-            pdfUrl: view.pdfMediaID.flatMap { media.byID[$0] }.map { media.service.services.media.signer.publicURL(key: $0.originalKey) },
+            pdfUrl: view.pdfMediaID.flatMap { media.byID[$0] }.map { MagazinePDFs(db: media.service.db, services: media.service.services).url($0) },
             publishedAt: view.issue.publishAt ?? view.issue.updatedAt,
             articles: withArticles ? view.articles.map { .init($0, media: media) } : nil)
     }

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import SQLKit
 
 /// What editors do: authors, issues, articles and their texts per language, publishing,
 /// scheduling and unpublishing. Every change readers could notice writes a `MagazineChange` at
@@ -78,8 +79,9 @@ struct MagazineEditor {
     /// later for scheduling.
     func publish(_ issue: MagazineIssue, at date: Date? = nil) async throws {
         let now = self.now
-        let publishAt = max(date ?? now, now)
         let firstPublication = issue.issueStatus != .published
+        // Publishing what is out already keeps its date.
+        let publishAt = !firstPublication && date == nil ? (issue.publishAt ?? now) : max(date ?? now, now)
         issue.status = (publishAt > now ? MagazineIssue.Status.scheduled : .published).rawValue
         issue.publishAt = publishAt
         issue.updatedAt = now
@@ -103,15 +105,22 @@ struct MagazineEditor {
         let due = try await MagazineIssue.query(on: db).filter(\.$status == MagazineIssue.Status.scheduled.rawValue)
             .filter(\.$publishAt <= now).all()
         let languages = self.languages
+        var published = 0
         for issue in due {
-            issue.status = MagazineIssue.Status.published.rawValue
-            issue.updatedAt = now
-            try await services.writeTransaction(on: db) { tx in
-                try await issue.update(on: tx)
+            // Claimed by a conditional update: an editor's unpublish in between, or another
+            // instance's job runner, wins, and nobody is told twice.
+            let claimed = try await services.writeTransaction(on: db) { tx -> Bool in
+                let rows = try await (tx as! any SQLDatabase).raw("""
+                    UPDATE \(ident: MagazineIssue.schema) SET status = \(bind: MagazineIssue.Status.published.rawValue), updated_at = \(bind: now)
+                    WHERE id = \(bind: issue.id!) AND status = \(bind: MagazineIssue.Status.scheduled.rawValue) RETURNING id
+                    """).all()
+                guard !rows.isEmpty else { return false }
                 try await MagazineReaders.announce(issue, on: tx, languages: languages, now: now)
+                return true
             }
+            if claimed { published += 1 }
         }
-        return due.count
+        return published
     }
 
     /// Takes the issue back to draft: readers lose it and its articles now.
@@ -244,6 +253,13 @@ struct MagazineLanguages: Sendable {
     func check(_ codes: some Sequence<String>, field: String, into errors: inout FieldErrors) throws {
         let unknown = codes.filter { !all.contains($0) }
         if !unknown.isEmpty { errors.add(field, "uses languages that are not configured: \(unknown.sorted().joined(separator: ", ")) (configured: \(all.joined(separator: ", ")))") }
+    }
+
+    /// The language to serve for a request: `?lang=` (`query`), else the first language of
+    /// `Accept-Language` (its `;q=` weight ignored), else the default.
+    func requested(query: String?, acceptLanguage: String?) -> String {
+        let first = acceptLanguage?.split(separator: ",").first.map { String($0.split(separator: ";").first ?? $0).trimmingCharacters(in: .whitespaces) }
+        return requested(query ?? first)
     }
 
     /// The language to serve: the requested one when configured, otherwise the default.

@@ -78,7 +78,7 @@ enum MagazineWebPages {
         let media = try await pictures([view.issue.coverMediaID, view.pdfMediaID].compactMap { $0 } + view.articles.compactMap(\.article.leadMediaID), req)
         let issue = card(view, lang: lang, media: media, req: req)
         return try await req.renderPage("magazine/issue", IssuePage(
-            page: PageContext(req, title: view.label), lang: lang, languages: switcher(req, issue.url, lang, catalog), issue: issue,
+            page: PageContext(req, title: view.label), lang: lang, languages: switcher(req, "/magazine/issues/\(issue.id)", lang, catalog), issue: issue,
             articles: view.articles.map { card($0, lang: lang, media: media) }))
     }
 
@@ -103,8 +103,7 @@ enum MagazineWebPages {
 
     private static func reader(_ req: Request) -> (MagazineCatalog, String) {
         let catalog = MagazineCatalog(db: req.db, services: req.atelier)
-        let wanted = req.query[String.self, at: "lang"] ?? req.headers.first(name: .acceptLanguage)?.split(separator: ",").first.map(String.init)
-        return (catalog, catalog.languages.requested(wanted))
+        return (catalog, catalog.languages.requested(query: req.query[String.self, at: "lang"], acceptLanguage: req.headers.first(name: .acceptLanguage)))
     }
 
     private static func id(_ req: Request, _ name: String, _ what: String) throws -> UUID {
@@ -132,7 +131,7 @@ enum MagazineWebPages {
             id: id, url: "/magazine/issues/\(id)?lang=\(lang)", number: view.issue.number, label: view.label,
             cover: WebImage(view.issue.coverMediaID.flatMap { media.byID[$0] }, alt: view.label, service: media.service),
             published: view.issue.publishAt.map(formatter.string(from:)) ?? "",
-            pdfURL: view.pdfMediaID.flatMap { media.byID[$0] }.map { media.service.services.media.signer.publicURL(key: $0.originalKey) })
+            pdfURL: view.pdfMediaID.flatMap { media.byID[$0] }.map { MagazinePDFs(db: req.db, services: req.atelier).url($0) })
     }
 
     private static func card(_ view: MagazineCatalog.ArticleView, lang: String, media: MagazineMedia) -> ArticleCard {

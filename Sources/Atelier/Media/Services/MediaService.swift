@@ -80,7 +80,8 @@ struct MediaService {
         }
         if media.ownerType == MomentPhoto.mediaOwnerType, let photoID = media.ownerID, let userID,
             let photo = try await MomentPhoto.find(photoID, on: db),
-            (try? await MomentService(db: db, services: services).visible(photo.momentID, to: userID)) != nil {
+            let (moment, _) = try? await MomentService(db: db, services: services).visible(photo.momentID, to: userID),
+            (try? await MomentPhotoService(db: db, services: services).photo(photoID, in: moment, viewer: userID)) != nil {
             return media
         }
         throw Problem.notFound("media")

@@ -21,7 +21,7 @@ extension APIHandler {
         let (req, user) = try await socialCaller()
         let (moment, _) = try await visibleMoment(input.path.momentId, to: user, req)
         let page = try await MomentPhotoService(db: req.db, services: services)
-            .list(in: moment, page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
+            .list(in: moment, viewer: user.requireID(), page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
         return .ok(.init(body: .json(.init(items: try await photoBodies(page.items, in: moment, viewer: user, req), nextCursor: page.nextCursor))))
     }
 
@@ -65,7 +65,7 @@ extension APIHandler {
     func downloadMomentAlbum(_ input: Operations.DownloadMomentAlbum.Input) async throws -> Operations.DownloadMomentAlbum.Output {
         let (req, user) = try await socialCaller()
         let (moment, _) = try await visibleMoment(input.path.momentId, to: user, req)
-        let bytes = try AlbumArchive(db: req.db, services: services).stream(moment)
+        let bytes = try await AlbumArchive(db: req.db, services: services).stream(moment, viewer: user.requireID())
         return .ok(.init(
             headers: .init(contentDisposition: "attachment; filename=\"\(AlbumArchive.fileName(for: moment))\""),
             body: .applicationZip(HTTPBody(bytes, length: .unknown, iterationBehavior: .single))))
@@ -75,7 +75,7 @@ extension APIHandler {
 
     func visiblePhoto(_ rawMoment: String, _ rawPhoto: String, _ user: User, _ req: Request) async throws -> (Moment, MomentPhoto) {
         let (moment, _) = try await visibleMoment(rawMoment, to: user, req)
-        let photo = try await MomentPhotoService(db: req.db, services: services).photo(try CatalogParameters.id(rawPhoto, "photo"), in: moment)
+        let photo = try await MomentPhotoService(db: req.db, services: services).photo(try CatalogParameters.id(rawPhoto, "photo"), in: moment, viewer: user.requireID())
         return (moment, photo)
     }
 

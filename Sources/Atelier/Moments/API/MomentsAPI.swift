@@ -47,9 +47,9 @@ extension APIHandler {
     }
 
     func listNearbyPlaces(_ input: Operations.ListNearbyPlaces.Input) async throws -> Operations.ListNearbyPlaces.Output {
-        let (req, _) = try await socialCaller()
+        let (req, user) = try await socialCaller()
         let places = try await PlaceService(db: req.db, services: services)
-            .nearby(lat: input.query.lat, lng: input.query.lng, radius: input.query.radius ?? 1000)
+            .nearby(lat: input.query.lat, lng: input.query.lng, radius: input.query.radius ?? 1000, viewer: user.requireID())
         return .ok(.init(body: .json(.init(items: places.map { .init(place: .init($0.place), distanceMeters: $0.distanceMeters.rounded()) }))))
     }
 

@@ -12,6 +12,7 @@ struct CreateMoments: AsyncMigration {
             .field("radius_m", .int, .required)
             .field("external_id", .string)
             .field("created_by", .uuid, .references(User.schema, "id", onDelete: .setNull))
+            .field("shared", .bool, .required)
             .field("created_at", .datetime, .required)
             .create()
         try await database.schema(Moment.schema)

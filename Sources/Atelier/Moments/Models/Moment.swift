@@ -45,6 +45,9 @@ final class Place: Model, @unchecked Sendable {
     @Field(key: "radius_m") var radiusMeters: Int
     @OptionalField(key: "external_id") var externalID: String?
     @OptionalField(key: "created_by") var createdBy: UUID?
+    /// Saved for everyone (`POST /places`). A place made with a moment (a quick moment's spot is
+    /// where its creator stands) is found by its creator and, once a public moment uses it, by all.
+    @Field(key: "shared") var shared: Bool
     @Field(key: "created_at") var createdAt: Date
 
     init() {}

@@ -12,8 +12,10 @@ struct AlbumArchive {
         return "\(base.isEmpty ? "moment" : base)-album.zip"
     }
 
-    func stream(_ moment: Moment) throws -> PulledBytes {
+    /// The album as `viewer` sees it: photos of people blocked either way are left out.
+    func stream(_ moment: Moment, viewer: UUID) async throws -> PulledBytes {
         let momentID = try moment.requireID()
+        let hidden = Array(try await SocialGraph(db: db).blockedPeople(of: viewer))
         let db = self.db
         let store = services.media.store
         return PulledBytes { send in
@@ -23,6 +25,7 @@ struct AlbumArchive {
             while true {
                 let query = MomentPhoto.query(on: db).filter(\.$momentID == momentID)
                 if let after { query.filter(\.$id > after) }
+                if !hidden.isEmpty { query.filter(\.$authorID !~ hidden) }
                 let photos = try await query.sort(\.$id, .ascending).limit(100).all()
                 guard let last = photos.last else { break }
                 let media = Dictionary(try await Media.query(on: db).filter(\.$id ~~ photos.map(\.mediaID)).all().map { ($0.id!, $0) },

@@ -25,7 +25,7 @@ struct MembershipService {
         let now = self.now
         let momentPath = momentID.uuidString.lowercased()
         let text = "\(creator.displayName) invited you to “\(moment.name)”"
-        let invited = try await services.writeTransaction(on: db) { tx -> [MomentMember] in
+        let write: @Sendable (any Database) async throws -> [MomentMember] = { tx in
             let existing = try await MomentMember.query(on: tx).filter(\.$momentID == momentID).filter(\.$userID ~~ wanted).all()
             let known = Set(existing.map(\.userID))
             var result = existing
@@ -45,6 +45,13 @@ struct MembershipService {
                     link: "atelier://moments/\(momentPath)", webPath: "/moments/\(momentPath)"), on: tx, now: now)
             }
             return result
+        }
+        let invited: [MomentMember]
+        do {
+            invited = try await services.writeTransaction(on: db, write)
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            // Invited at the same moment by another request: this time those rows are found.
+            invited = try await services.writeTransaction(on: db, write)
         }
         for member in invited where member.invitedAt == now {
             await InboxService.announce(.momentInvitation, to: member.userID, by: creatorID, live: services.live)

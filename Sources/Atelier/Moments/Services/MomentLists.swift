@@ -70,7 +70,7 @@ struct MomentLists {
         var close: [Moment] = []
         if !candidates.isEmpty {
             close = try await Moment.query(on: db).filter(\.$id ~~ candidates).filter(\.$endsAt > now).limit(500).all()
-                .filter { memberOf.contains($0.id!) || ($0.isPublic && !blocked.contains($0.creatorID)) }
+                .filter { ($0.isPublic || memberOf.contains($0.id!)) && ($0.creatorID == viewer || !blocked.contains($0.creatorID)) }
             close.sort { a, b in
                 let aOn = a.startsAt <= now, bOn = b.startsAt <= now
                 return aOn != bOn ? aOn : a.startsAt < b.startsAt
@@ -105,7 +105,7 @@ struct MomentLists {
         let members = try await MomentMember.query(on: db).filter(\.$userID == viewer).filter(\.$invitedBy != nil)
             .newestFirst(page).all()
         let moments = try await visibleMoments(members.map(\.momentID), viewer: viewer)
-        let rows = members.compactMap { member in moments[member.momentID].map { Invitation(member: member, moment: $0) } }
+        let rows = members.prefix(page.limit).compactMap { member in moments[member.momentID].map { Invitation(member: member, moment: $0) } }
         var result = Page(fetched: rows, limit: page.limit) { PageCursor(id: $0.member.id!) }
         // Rows left out above must not end the paging early: the cursor follows the fetched rows.
         result.nextCursor = members.count > page.limit ? PageCursor(id: members[page.limit - 1].id!).encoded : nil
@@ -117,7 +117,7 @@ struct MomentLists {
         let members = try await MomentMember.query(on: db).filter(\.$userID == viewer).filter(\.$checkedInAt != nil)
             .newestFirst(page).all()
         let moments = try await visibleMoments(members.map(\.momentID), viewer: viewer)
-        let rows = members.compactMap { member in
+        let rows = members.prefix(page.limit).compactMap { member in
             moments[member.momentID].map { CheckIn(moment: $0, checkedInAt: member.checkedInAt!) }
         }
         var result = Page(fetched: rows, limit: page.limit) { _ in PageCursor(id: UUID()) }

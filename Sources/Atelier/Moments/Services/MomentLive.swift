@@ -10,7 +10,7 @@ struct MomentLive {
         var neutral = photo
         neutral.canDelete = false
         neutral.faves.mine = false
-        await services.live.publish(LiveChannel.moment(momentID), event: "photo.created", data: neutral)
+        await services.live.publish(LiveChannel.moment(momentID), event: "photo.created", data: neutral, actorID: UUID(uuidString: photo.author.id))
     }
 
     func photoDeleted(_ photoID: UUID, momentID: UUID) async {
@@ -20,7 +20,7 @@ struct MomentLive {
     func commentAdded(_ comment: Components.Schemas.MomentComment, momentID: UUID) async {
         var neutral = comment
         neutral.canDelete = false
-        await services.live.publish(LiveChannel.moment(momentID), event: "comment.created", data: neutral)
+        await services.live.publish(LiveChannel.moment(momentID), event: "comment.created", data: neutral, actorID: UUID(uuidString: comment.author.id))
     }
 
     func favesChanged(target: UUID, momentID: UUID, count: Int) async {

@@ -62,15 +62,21 @@ struct MomentPhotoService {
         return photo
     }
 
-    func photo(_ id: UUID, in moment: Moment) async throws -> MomentPhoto {
+    /// The photo, unless its author and the viewer blocked each other (then, as for the rest of
+    /// the album, it is not there for them).
+    func photo(_ id: UUID, in moment: Moment, viewer: UUID) async throws -> MomentPhoto {
         guard let photo = try await MomentPhoto.query(on: db).filter(\.$id == id).filter(\.$momentID == moment.requireID()).first()
         else { throw Problem.notFound("photo") }
+        if photo.authorID != viewer, try await SocialGraph(db: db).blockedEitherWay(viewer, photo.authorID) { throw Problem.notFound("photo") }
         return photo
     }
 
-    /// Newest first, after the cursor.
-    func list(in moment: Moment, page: PageRequest) async throws -> Page<MomentPhoto> {
-        let rows = try await MomentPhoto.query(on: db).filter(\.$momentID == moment.requireID()).newestFirst(page).all()
+    /// Newest first, after the cursor; photos of people blocked either way left out.
+    func list(in moment: Moment, viewer: UUID, page: PageRequest) async throws -> Page<MomentPhoto> {
+        let query = MomentPhoto.query(on: db).filter(\.$momentID == (try moment.requireID()))
+        let hidden = try await SocialGraph(db: db).blockedPeople(of: viewer)
+        if !hidden.isEmpty { query.filter(\.$authorID !~ Array(hidden)) }
+        let rows = try await query.newestFirst(page).all()
         return Page(fetched: rows, limit: page.limit) { PageCursor(id: $0.id!) }
     }
 

@@ -81,7 +81,7 @@ struct MomentService {
         moment.category = (draft.category ?? .other).rawValue
         moment.createdAt = now
         moment.updatedAt = now
-        let existingPlace = try await draft.placeID.asyncMap { try await PlaceService(db: db, services: services).place($0) }
+        let existingPlace = try await draft.placeID.asyncMap { try await PlaceService(db: db, services: services).place($0, for: creatorID) }
         try await services.writeTransaction(on: db) { tx in
             if let newPlace {
                 newPlace.createdBy = creatorID
@@ -130,7 +130,7 @@ struct MomentService {
         let places = PlaceService(db: db, services: services)
         let newPlace = try draft.place.map { try places.validated($0, prefix: "place.", errors: &errors) }
         try errors.throwIfAny()
-        if let placeID = draft.placeID { moment.placeID = try await places.place(placeID).requireID() }
+        if let placeID = draft.placeID { moment.placeID = try await places.place(placeID, for: moment.creatorID).requireID() }
         moment.updatedAt = now
         let creatorID = moment.creatorID
         try await services.writeTransaction(on: db) { tx in

@@ -11,9 +11,22 @@ struct PlaceService {
     let db: any Database
     let services: AtelierServices
 
-    func place(_ id: UUID) async throws -> Place {
-        guard let place = try await Place.find(id, on: db) else { throw Problem.invalid("placeId", "is not a saved place") }
+    /// A place `viewerID` may use: shared, their own, or one a public moment is at.
+    func place(_ id: UUID, for viewerID: UUID) async throws -> Place {
+        guard let place = try await Place.find(id, on: db), try await usable([place], by: viewerID).contains(id)
+        else { throw Problem.invalid("placeId", "is not a saved place") }
         return place
+    }
+
+    /// Of `places`, the ids `viewerID` may find: shared ones, their own, and those of public moments.
+    func usable(_ places: [Place], by viewerID: UUID) async throws -> Set<UUID> {
+        var ids = Set(places.filter { $0.shared || $0.createdBy == viewerID }.map { $0.id! })
+        let others = places.map { $0.id! }.filter { !ids.contains($0) }
+        if !others.isEmpty {
+            ids.formUnion(try await Moment.query(on: db).filter(\.$placeID ~~ others)
+                .filter(\.$visibility == Moment.Visibility.public.rawValue).all(\.$placeID))
+        }
+        return ids
     }
 
     /// A new, unsaved place from a draft, with its problems added to `errors`.
@@ -29,6 +42,7 @@ struct PlaceService {
         place.lng = draft.lng
         place.radiusMeters = draft.radiusMeters
         place.externalID = draft.externalID
+        place.shared = false
         place.createdAt = now
         return place
     }
@@ -38,12 +52,14 @@ struct PlaceService {
         let place = try validated(draft, errors: &errors)
         try errors.throwIfAny()
         place.createdBy = userID
+        place.shared = true
         try await place.create(on: db)
         return place
     }
 
-    /// Places whose centre lies within `radius` metres of the point, nearest first (at most 50).
-    func nearby(lat: Double, lng: Double, radius: Int) async throws -> [Nearby] {
+    /// Places `viewerID` may find whose centre lies within `radius` metres of the point, nearest
+    /// first (at most 50).
+    func nearby(lat: Double, lng: Double, radius: Int, viewer viewerID: UUID) async throws -> [Nearby] {
         var errors = FieldErrors()
         Geo.check(lat: lat, lng: lng, into: &errors)
         if !(1...50_000).contains(radius) { errors.add("radius", "must be between 1 and 50000 metres") }
@@ -51,7 +67,8 @@ struct PlaceService {
         // A latitude band narrows the rows by index; the exact distance decides.
         let band = Double(radius) / 111_000
         let rows = try await Place.query(on: db).filter(\.$lat >= lat - band).filter(\.$lat <= lat + band).limit(2000).all()
-        return rows
+        let usable = try await self.usable(rows, by: viewerID)
+        return rows.filter { usable.contains($0.id!) }
             .map { Nearby(place: $0, distanceMeters: MomentRules.distanceMeters(lat1: lat, lng1: lng, lat2: $0.lat, lng2: $0.lng)) }
             .filter { $0.distanceMeters <= Double(radius) }
             .sorted { $0.distanceMeters < $1.distanceMeters }

@@ -188,7 +188,7 @@ enum MomentWebActions {
         let momentPath = req.parameters.get("momentID") ?? ""
         return try await req.formAction(redirectTo: "/moments/\(momentPath)") {
             let (moment, _) = try await MomentWebPages.visible(req, user: user)
-            let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try MomentWebPages.id(req, "photoID", "photo"), in: moment)
+            let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try MomentWebPages.id(req, "photoID", "photo"), in: moment, viewer: user.requireID())
             try await MomentPhotoService(db: req.db, services: req.atelier).delete(photo, in: moment, by: user.requireID())
             await MomentLive(services: req.atelier).photoDeleted(photo.id!, momentID: moment.id!)
             return "Photo deleted."
@@ -230,7 +230,7 @@ enum MomentWebActions {
         let path = "/moments/\(req.parameters.get("momentID") ?? "")/photos/\(req.parameters.get("photoID") ?? "")"
         return try await req.formAction(redirectTo: path + anchor) {
             let (moment, _) = try await MomentWebPages.visible(req, user: user)
-            let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try MomentWebPages.id(req, "photoID", "photo"), in: moment)
+            let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try MomentWebPages.id(req, "photoID", "photo"), in: moment, viewer: user.requireID())
             return try await body(user, moment, photo)
         }
     }

@@ -105,7 +105,7 @@ enum MomentWebPages {
         let (moment, member) = try await visible(req, user: user)
         guard let card = try await cards([moment], viewer: user, req: req)[moment.id!] else { throw Problem.notFound("moment") }
         let photos = try await MomentPhotoService(db: req.db, services: req.atelier)
-            .list(in: moment, page: PageRequest(limit: 60, cursor: req.query[String.self, at: "cursor"]))
+            .list(in: moment, viewer: userID, page: PageRequest(limit: 60, cursor: req.query[String.self, at: "cursor"]))
         let photoCards = try await photoCards(photos.items, in: moment, viewer: user, req: req)
         let members = try await MomentMember.query(on: req.db).filter(\.$momentID == moment.requireID()).sort(\.$id).limit(200).all()
         let directory = PeopleDirectory(db: req.db, services: req.atelier)
@@ -139,7 +139,7 @@ enum MomentWebPages {
     static func photoPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
         let (moment, _) = try await visible(req, user: user)
-        let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try id(req, "photoID", "photo"), in: moment)
+        let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try id(req, "photoID", "photo"), in: moment, viewer: user.requireID())
         guard let card = try await cards([moment], viewer: user, req: req)[moment.id!],
             let photoCard = try await photoCards([photo], in: moment, viewer: user, req: req).first
         else { throw Problem.notFound("photo") }
@@ -152,7 +152,7 @@ enum MomentWebPages {
     static func album(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         let (moment, _) = try await visible(req, user: user)
-        let bytes = try AlbumArchive(db: req.db, services: req.atelier).stream(moment)
+        let bytes = try await AlbumArchive(db: req.db, services: req.atelier).stream(moment, viewer: user.requireID())
         let response = Response(status: .ok, body: .init(asyncStream: { writer in
             do {
                 for try await chunk in bytes { try await writer.write(.buffer(ByteBuffer(bytes: chunk))) }

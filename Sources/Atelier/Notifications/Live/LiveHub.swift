@@ -7,6 +7,8 @@ struct LiveMessage: Codable, Sendable, Equatable {
     var channel: String
     var event: String
     var data: String
+    /// Who caused it, so that people who blocked each other do not see each other's doings.
+    var actorID: UUID?
 }
 
 /// Channel names: `moment:{id}` for a moment's album, `inbox:{userId}` for a person's notifications.
@@ -69,11 +71,11 @@ struct LiveUpdates: Sendable {
         self.bus = bus ?? InProcessLiveBus(hub: hub)
     }
 
-    func publish(_ channel: String, event: String, data: some Encodable) async {
+    func publish(_ channel: String, event: String, data: some Encodable, actorID: UUID? = nil) async {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
         guard let json = try? encoder.encode(data) else { return }
-        await bus.publish(LiveMessage(channel: channel, event: event, data: String(decoding: json, as: UTF8.self)))
+        await bus.publish(LiveMessage(channel: channel, event: event, data: String(decoding: json, as: UTF8.self), actorID: actorID))
     }
 }

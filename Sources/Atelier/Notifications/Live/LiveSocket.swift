@@ -11,6 +11,8 @@ import Vapor
 /// `{"type":"event","channel":…,"event":"photo.created","data":{…}}`.
 enum LiveSocket {
     static let maxChannels = 50
+    /// Seconds between checks that a subscriber may still see a channel.
+    static let recheck: TimeInterval = 30
 
     /// Answers the upgrade for `user` (already authenticated by the route).
     static func upgrade(_ req: Request, user: User) -> Response {
@@ -97,11 +99,25 @@ actor LiveConnection {
         subscriptions.removeAll()
     }
 
+    /// Forwards the channel's events. Access was checked when subscribing; it is checked again
+    /// at most every `LiveSocket.recheck` seconds as events arrive (a block, a deleted moment),
+    /// and events caused by people blocked either way are not passed on.
     private func listen(as name: String, to channel: String) {
         let (_, events) = services.live.hub.subscribe(channel)
-        let socket = self.socket
+        let (socket, userID, db, services) = (self.socket, self.userID, self.db, self.services)
+        let checksAccess = name != "inbox"
         subscriptions[name] = Task {
+            var checkedAt = Date()
             for await message in events {
+                if Date().timeIntervalSince(checkedAt) > LiveSocket.recheck {
+                    checkedAt = Date()
+                    if checksAccess, let status = await LiveChannelAccess.refusal(channel, userID: userID, db: db, services: services) {
+                        try? await socket.send("{\"type\":\"revoked\",\"channel\":\(Self.quoted(name)),\"status\":\(status)}")
+                        return
+                    }
+                }
+                if let actor = message.actorID, actor != userID,
+                    (try? await SocialGraph(db: db).blockedEitherWay(userID, actor)) != false { continue }
                 let text = "{\"type\":\"event\",\"channel\":\(Self.quoted(name)),\"event\":\(Self.quoted(message.event)),\"data\":\(message.data)}"
                 try? await socket.send(text)
             }
