@@ -131,7 +131,7 @@ struct MagazineReaders {
     /// Its author, or an editor moderating.
     func deleteComment(_ id: UUID, on articleID: UUID, by user: User) async throws {
         guard let comment = try await MagazineComment.query(on: db).filter(\.$id == id).filter(\.$articleID == articleID).first(),
-            comment.hiddenAt == nil || comment.authorID == user.id || user.isEditor
+            comment.hiddenAt == nil || Self.canDelete(comment, by: user)
         else { throw Problem.notFound("comment") }
         guard Self.canDelete(comment, by: user) else {
             throw Problem(.forbidden, detail: "Only its author or an editor may delete a comment.")

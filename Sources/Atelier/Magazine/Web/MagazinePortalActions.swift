@@ -113,7 +113,7 @@ enum MagazinePortalActions {
         let issue = try await MagazinePortalPages.findIssue(req)
         let zone = LocalDay.zone(try req.requireWebUser().timeZone)
         return try await req.formAction(redirectTo: MagazinePortalPages.row(issue, req: req).url) {
-            let date = try MomentForm.parse(field(req, "publishAt"), field: "publishAt", zone: zone)
+            let date = try DateTimeLocalField.parse(field(req, "publishAt"), field: "publishAt", zone: zone)
             guard date > MagazinePortalPages.now(req) else { throw Problem.invalid("publishAt", "must be in the future") }
             try await MagazinePortalPages.editor(req).publish(issue, at: date)
             return "Issue \(issue.number) is scheduled for \(MagazinePortalPages.row(issue, req: req).publishAt)."

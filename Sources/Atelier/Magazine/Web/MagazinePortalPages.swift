@@ -172,7 +172,7 @@ enum MagazinePortalPages {
                     title: title ?? "Untitled article", status: article.status, position: article.position,
                     languages: mine.map(\.lang).sorted().joined(separator: ", "))
             },
-            scheduleValue: MomentForm.localInput(issue.publishAt.flatMap { $0 > now(req) ? $0 : nil } ?? now(req).addingTimeInterval(86_400), zone: zone),
+            scheduleValue: DateTimeLocalField.localInput(issue.publishAt.flatMap { $0 > now(req) ? $0 : nil } ?? now(req).addingTimeInterval(86_400), zone: zone),
             zone: zone.identifier, isDraft: issue.issueStatus == .draft,
             pdfs: languages.all.map { code in
                 let file = issue.pdfs[code].flatMap { media.byID[$0] }

@@ -74,7 +74,7 @@ enum MagazineWebPages {
 
     static func issuePage(_ req: Request) async throws -> View {
         let (catalog, lang) = reader(req)
-        let view = try await catalog.issue(try id(req, "issueID", "issue"), lang: lang)
+        let view = try await catalog.issue(try req.pathID("issueID", "issue"), lang: lang)
         let media = try await pictures([view.issue.coverMediaID, view.pdfMediaID].compactMap { $0 } + view.articles.compactMap(\.article.leadMediaID), req)
         let issue = card(view, lang: lang, media: media, req: req)
         return try await req.renderPage("magazine/issue", IssuePage(
@@ -84,7 +84,7 @@ enum MagazineWebPages {
 
     static func articlePage(_ req: Request) async throws -> View {
         let (catalog, lang) = reader(req)
-        let view = try await catalog.article(try id(req, "articleID", "article"), lang: lang)
+        let view = try await catalog.article(try req.pathID("articleID", "article"), lang: lang)
         let issueView = catalog.issueView(view.issue, lang: lang, articles: [])
         let media = try await pictures([view.article.leadMediaID, view.issue.coverMediaID].compactMap { $0 }, req)
         let article = card(view, lang: lang, media: media)
@@ -104,11 +104,6 @@ enum MagazineWebPages {
     private static func reader(_ req: Request) -> (MagazineCatalog, String) {
         let catalog = MagazineCatalog(db: req.db, services: req.atelier)
         return (catalog, catalog.languages.requested(query: req.query[String.self, at: "lang"], acceptLanguage: req.headers.first(name: .acceptLanguage)))
-    }
-
-    private static func id(_ req: Request, _ name: String, _ what: String) throws -> UUID {
-        guard let raw = req.parameters.get(name), let id = UUID(uuidString: raw) else { throw Problem.notFound(what) }
-        return id
     }
 
     private static func switcher(_ req: Request, _ path: String, _ lang: String, _ catalog: MagazineCatalog) -> [LanguageLink] {

@@ -38,8 +38,8 @@ enum MomentWebActions {
             guard let lat = form.lat, let lng = form.lng else { throw Problem.invalid("place", "needs a position: use “My position” or type lat and lng") }
             created = try await MomentService(db: req.db, services: req.atelier).create(by: user, .init(
                 name: form.name, description: form.description,
-                startsAt: try MomentForm.parse(form.startsAt, field: "startsAt", zone: zone),
-                endsAt: try MomentForm.parse(form.endsAt, field: "endsAt", zone: zone),
+                startsAt: try DateTimeLocalField.parse(form.startsAt, field: "startsAt", zone: zone),
+                endsAt: try DateTimeLocalField.parse(form.endsAt, field: "endsAt", zone: zone),
                 place: .init(name: form.placeName ?? "", lat: lat, lng: lng, radiusMeters: form.radius ?? 100),
                 visibility: form.visibility.flatMap(Moment.Visibility.init(rawValue:)),
                 category: form.category.flatMap(Moment.Category.init(rawValue:))))
@@ -151,7 +151,7 @@ enum MomentWebActions {
     static func deleteComment(_ req: Request) async throws -> Response {
         try await momentAction(req, anchor: "#comments") { user, moment, _ in
             let comments = MomentComments(db: req.db, services: req.atelier)
-            let comment = try await comments.comment(try MomentWebPages.id(req, "commentID", "comment"), in: moment.id!, viewer: user.requireID())
+            let comment = try await comments.comment(try req.pathID("commentID", "comment"), in: moment.id!, viewer: user.requireID())
             try await comments.delete(comment, in: moment, by: user.requireID())
             return "Comment deleted."
         }
@@ -161,7 +161,7 @@ enum MomentWebActions {
         let user = try req.requireWebUser()
         return try await req.formAction(redirectTo: "/moments") {
             let service = MomentService(db: req.db, services: req.atelier)
-            try await service.delete(try await service.own(try MomentWebPages.id(req, "momentID", "moment"), by: user.requireID()))
+            try await service.delete(try await service.own(try req.pathID("momentID", "moment"), by: user.requireID()))
             return "Moment deleted with its album."
         }
     }
@@ -188,7 +188,7 @@ enum MomentWebActions {
         let momentPath = req.parameters.get("momentID") ?? ""
         return try await req.formAction(redirectTo: "/moments/\(momentPath)") {
             let (moment, _) = try await MomentWebPages.visible(req, user: user)
-            let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try MomentWebPages.id(req, "photoID", "photo"), in: moment, viewer: user.requireID())
+            let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try req.pathID("photoID", "photo"), in: moment, viewer: user.requireID())
             try await MomentPhotoService(db: req.db, services: req.atelier).delete(photo, in: moment, by: user.requireID())
             await MomentLive(services: req.atelier).photoDeleted(photo.id!, momentID: moment.id!)
             return "Photo deleted."
@@ -230,7 +230,7 @@ enum MomentWebActions {
         let path = "/moments/\(req.parameters.get("momentID") ?? "")/photos/\(req.parameters.get("photoID") ?? "")"
         return try await req.formAction(redirectTo: path + anchor) {
             let (moment, _) = try await MomentWebPages.visible(req, user: user)
-            let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try MomentWebPages.id(req, "photoID", "photo"), in: moment, viewer: user.requireID())
+            let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try req.pathID("photoID", "photo"), in: moment, viewer: user.requireID())
             return try await body(user, moment, photo)
         }
     }

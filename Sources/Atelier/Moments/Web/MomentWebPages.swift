@@ -95,8 +95,8 @@ enum MomentWebPages {
             news: news.compactMap { cards[$0.id!] }, mine: mine.items.compactMap { cards[$0.id!] },
             moreMineURL: mine.nextCursor.map { "/moments?cursor=\($0)" },
             categories: Moment.Category.allCases.map(\.rawValue),
-            defaultStart: MomentForm.localInput(now.addingTimeInterval(3600), zone: zone),
-            defaultEnd: MomentForm.localInput(now.addingTimeInterval(4 * 3600), zone: zone)))
+            defaultStart: DateTimeLocalField.localInput(now.addingTimeInterval(3600), zone: zone),
+            defaultEnd: DateTimeLocalField.localInput(now.addingTimeInterval(4 * 3600), zone: zone)))
     }
 
     static func momentPage(_ req: Request) async throws -> View {
@@ -139,7 +139,7 @@ enum MomentWebPages {
     static func photoPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
         let (moment, _) = try await visible(req, user: user)
-        let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try id(req, "photoID", "photo"), in: moment, viewer: user.requireID())
+        let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try req.pathID("photoID", "photo"), in: moment, viewer: user.requireID())
         guard let card = try await cards([moment], viewer: user, req: req)[moment.id!],
             let photoCard = try await photoCards([photo], in: moment, viewer: user, req: req).first
         else { throw Problem.notFound("photo") }
@@ -168,13 +168,8 @@ enum MomentWebPages {
 
     // MARK: Shared
 
-    static func id(_ req: Request, _ name: String, _ what: String) throws -> UUID {
-        guard let raw = req.parameters.get(name), let id = UUID(uuidString: raw) else { throw Problem.notFound(what) }
-        return id
-    }
-
     static func visible(_ req: Request, user: User) async throws -> (Moment, MomentMember?) {
-        try await MomentService(db: req.db, services: req.atelier).visible(try id(req, "momentID", "moment"), to: user.requireID())
+        try await MomentService(db: req.db, services: req.atelier).visible(try req.pathID("momentID", "moment"), to: user.requireID())
     }
 
     static func cards(_ moments: [Moment], viewer: User, req: Request) async throws -> [UUID: MomentCard] {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `<input type="datetime-local">` values, read and written in the viewer's time zone.
-enum MomentForm {
+enum DateTimeLocalField {
     static func localInput(_ date: Date, zone: TimeZone) -> String {
         formatter(zone).string(from: date)
     }
