@@ -15,7 +15,7 @@ struct CatalogImages {
     static func load(stores: [Store], brands: [Brand] = [], media: MediaService) async throws -> CatalogImages {
         var images = CatalogImages(media: media)
         let ids = stores.flatMap { [$0.logoMediaID, $0.coverMediaID] } + brands.map(\.logoMediaID)
-        for row in try await Media.query(on: media.db).filter(\.$id ~~ ids.compactMap { $0 }).all() { images.rows[row.id!] = row }
+        images.rows = try await ProductViewReader(db: media.db).media(ids: ids.compactMap { $0 })
         return images
     }
 

@@ -8,22 +8,28 @@ extension APIHandler {
     func getProduct(_ input: Operations.GetProduct.Input) async throws -> Operations.GetProduct.Output {
         let req = try request()
         let caller = try await req.optionalCaller()
-        let catalog = ProductCatalog(db: req.db)
-        let product = try await catalog.visibleProduct(try CatalogParameters.id(input.path.productId, "product"), to: caller?.user)
-        if product.isActive { await services.catalogCounters.add(.view, productID: product.id!, storeID: product.$store.id) }
-        return .ok(.init(body: .json(try await productBodies([product], req).first!)))
+        let view = try await ProductCatalog(db: req.db).visibleView(try CatalogParameters.id(input.path.productId, "product"), to: caller?.user)
+        if view.product.isActive { await services.catalogCounters.add(.view, productID: view.product.id!, storeID: view.store.id!) }
+        return .ok(.init(body: .json(try await productBodies(views: [view], req).first!)))
     }
 
     func listProducts(_ input: Operations.ListProducts.Input) async throws -> Operations.ListProducts.Output {
         let req = try request()
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
-        var category: Category?
-        if let raw = input.query.categoryId {
-            category = try await CategoryService(db: req.db, services: services).find(try CatalogParameters.id(raw, "category"))
+        var errors = FieldErrors()
+        func price(_ value: Int64?, _ field: String) -> Int? {
+            guard let value else { return nil }
+            guard value >= 0, let minor = Int(exactly: value), minor < 1 << 50 else { errors.add(field, "must be between 0 and 2^50"); return nil }
+            return minor
         }
-        let brandID = try input.query.brandId.map { try CatalogParameters.id($0, "brand") }
-        let products = try await ProductCatalog(db: req.db).activeProducts(under: category, brandID: brandID, page: page)
-        return .ok(.init(body: .json(.init(items: try await productBodies(products.items, req), nextCursor: products.nextCursor))))
+        let filter = ProductCatalog.ListFilter(
+            categoryID: try input.query.categoryId.map { try CatalogParameters.id($0, "category") },
+            brandID: try input.query.brandId.map { try CatalogParameters.id($0, "brand") },
+            priceMin: price(input.query.priceMin, "priceMin"), priceMax: price(input.query.priceMax, "priceMax"))
+        if let min = filter.priceMin, let max = filter.priceMax, min > max { errors.add("priceMax", "must not be below priceMin") }
+        try errors.throwIfAny()
+        let products = try await ProductCatalog(db: req.db).activeProducts(filter, page: page)
+        return .ok(.init(body: .json(.init(items: try await productBodies(views: products.items, req), nextCursor: products.nextCursor))))
     }
 
     func listStoreProducts(_ input: Operations.ListStoreProducts.Input) async throws -> Operations.ListStoreProducts.Output {
@@ -127,8 +133,10 @@ extension APIHandler {
     }
 
     func productBodies(_ products: [Product], _ req: Request) async throws -> [Components.Schemas.Product] {
-        let catalog = ProductCatalog(db: req.db)
-        let views = try await catalog.views(products)
+        try await productBodies(views: ProductCatalog(db: req.db).views(products), req)
+    }
+
+    func productBodies(views: [ProductView], _ req: Request) async throws -> [Components.Schemas.Product] {
         let images = try await CatalogImages.load(
             stores: views.map(\.store), brands: views.compactMap(\.brand), media: MediaService(db: req.db, services: services))
         return views.map { .init($0, images: images, baseURL: services.config.publicBaseURL) }

@@ -78,6 +78,7 @@ struct CategoryService {
             try await category.save(on: tx)
             if renamed { try await SearchIndex(db: tx).refresh(.categorySubtree(path: category.path)) }
         }
+        services.catalogChanged()
         return category
     }
 
@@ -105,6 +106,7 @@ struct CategoryService {
                 """).run()
             try await SearchIndex(db: tx).refresh(.categorySubtree(path: newPath))
         }
+        services.catalogChanged()
         return try await find(category.requireID())
     }
 
@@ -122,6 +124,7 @@ struct CategoryService {
             try await source.delete(on: tx)
             try await SearchIndex(db: tx).refresh(.categorySubtree(path: target.path))
         }
+        services.catalogChanged()
         return target
     }
 

@@ -33,65 +33,78 @@ struct ProductCatalog {
         return Page(fetched: rows, limit: page.limit) { PageCursor(id: $0.id!) }
     }
 
-    /// Active products of active stores, in `category` and everything under it and/or of a brand.
-    func activeProducts(under category: Category?, brandID: UUID?, page: PageRequest) async throws -> Page<Product> {
-        let ids = try await run(activeProductIDsQuery(under: category, brandID: brandID, page: page)).all()
-            .map { try $0.decode(column: "id", as: UUID.self) }
-        let rows = try await Product.query(on: db).filter(\.$id ~~ ids).all()
-        return Page(fetched: ids.compactMap { id in rows.first { $0.id == id } }, limit: page.limit) { PageCursor(id: $0.id!) }
+    /// The filters of a product list: a category (and everything under it), a brand, a price range.
+    struct ListFilter: Sendable {
+        var categoryID: UUID?
+        var brandID: UUID?
+        var priceMin: Int?
+        var priceMax: Int?
     }
 
-    /// One statement over the path index and the product index (its plan is checked in a test).
-    func activeProductIDsQuery(under category: Category?, brandID: UUID?, page: PageRequest) -> SQLQueryString {
-        var query: SQLQueryString = """
-            SELECT p.id FROM \(ident: Product.schema) p
-            WHERE p.status = \(bind: Product.Status.active.rawValue)
-            AND p.store_id IN (SELECT s.id FROM \(ident: Store.schema) s WHERE s.status = \(bind: Store.Status.active.rawValue))
-            """
-        if let category {
-            query.appendInterpolation(unsafeRaw: "\nAND p.category_id IN (SELECT c.id FROM \(Category.schema) c WHERE c.path >= ")
-            query.appendInterpolation(bind: category.path)
-            query.appendInterpolation(unsafeRaw: " AND c.path < ")
-            query.appendInterpolation(bind: Category.subtreeEnd(category.path))
-            query.appendInterpolation(unsafeRaw: ")")
+    /// Active products of active stores passing `filter`, newest first. One statement reads the
+    /// page with its embeds; with a category, each category of the subtree contributes at most one
+    /// page from its own index range, so the cost does not grow with the catalogue (issue 9).
+    func activeProducts(_ filter: ListFilter, page: PageRequest) async throws -> Page<ProductView> {
+        var categoryIDs: [UUID]?
+        if let categoryID = filter.categoryID {
+            guard let subtree = try await subtreeIDs(of: categoryID) else { throw Problem.notFound("category") }
+            categoryIDs = subtree
         }
-        if let brandID {
-            query.appendInterpolation(unsafeRaw: "\nAND p.brand_id = ")
-            query.appendInterpolation(bind: brandID)
-        }
-        if let cursor = page.cursor {
-            query.appendInterpolation(unsafeRaw: "\nAND p.id < ")
-            query.appendInterpolation(bind: cursor.id)
-        }
-        query.appendInterpolation(unsafeRaw: "\nORDER BY p.id DESC LIMIT \(page.limit + 1)")
-        return query
+        let condition = activeProductsCondition(filter, categoryIDs: categoryIDs, page: page)
+        let views = try await ProductViewReader(db: db).views(where: condition, orderBy: "p.id DESC", limit: page.limit + 1)
+        return Page(fetched: views, limit: page.limit) { PageCursor(id: $0.product.id!) }
     }
+
+    /// The condition on products `p` of `activeProducts`; its plan is checked in a test.
+    func activeProductsCondition(_ filter: ListFilter, categoryIDs: [UUID]?, page: PageRequest) -> SQLQueryString {
+        // The unary `+` keeps SQLite from walking the store or price index instead of the category
+        // index in id order (which lets each branch stop after one page).
+        let unindexed = sqlDialect == "postgresql" ? "" : "+"
+        let store = unindexed + "p.store_id", price = unindexed + "p.price_minor"
+        var common: SQLQueryString = """
+            p.status = \(bind: Product.Status.active.rawValue) \
+            AND \(unsafeRaw: store) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE s.status = \(bind: Store.Status.active.rawValue))
+            """
+        if let brandID = filter.brandID { common += " AND p.brand_id = \(bind: brandID)" }
+        if let min = filter.priceMin { common += " AND \(unsafeRaw: price) >= \(bind: min)" }
+        if let max = filter.priceMax { common += " AND \(unsafeRaw: price) <= \(bind: max)" }
+        if let cursor = page.cursor { common += " AND p.id < \(bind: cursor.id)" }
+        guard let categoryIDs else { return common }
+        let branches = categoryIDs.enumerated().map { index, id -> SQLQueryString in
+            """
+            SELECT k\(unsafeRaw: String(index)).id FROM (SELECT p.id FROM \(ident: Product.schema) p \
+            WHERE p.category_id = \(bind: id) AND \(common) ORDER BY p.id DESC LIMIT \(unsafeRaw: String(page.limit + 1))) k\(unsafeRaw: String(index))
+            """
+        }
+        return "p.id IN (\(branches.joined(separator: " UNION ALL ")))"
+    }
+
+    /// A category and everything under it, or nil when there is no such category.
+    func subtreeIDs(of categoryID: UUID) async throws -> [UUID]? {
+        let rows = try await run("""
+            SELECT c.id FROM \(ident: Category.schema) r JOIN \(ident: Category.schema) c ON c.path >= r.path AND c.path < r.path || 'g'
+            WHERE r.id = \(bind: categoryID)
+            """).all()
+        let ids = try rows.map { try $0.decode(column: "id", as: UUID.self) }
+        return ids.isEmpty ? nil : ids
+    }
+
+    private var sqlDialect: String { (db as! any SQLDatabase).dialect.name }
 
     func run(_ query: SQLQueryString) -> SQLRawBuilder {
         (db as! any SQLDatabase).raw(query)
     }
 
     func views(_ products: [Product]) async throws -> [ProductView] {
-        guard !products.isEmpty else { return [] }
-        let ids = products.compactMap(\.id)
-        let stores = try await Store.query(on: db).filter(\.$id ~~ Set(products.map { $0.$store.id })).all()
-        let brands = try await Brand.query(on: db).filter(\.$id ~~ Set(products.compactMap(\.brandID))).all()
-        let categories = try await Category.query(on: db).filter(\.$id ~~ Set(products.map(\.categoryID))).all()
-        let ancestorIDs = Set(categories.flatMap { CategoryService.ancestorIDs(path: $0.path) })
-        let ancestors = try await Category.query(on: db).filter(\.$id ~~ ancestorIDs).all()
-        let variants = try await ProductVariant.query(on: db).filter(\.$product.$id ~~ ids).sort(\.$position).all()
-        let photoRows = try await ProductPhoto.query(on: db).filter(\.$product.$id ~~ ids).sort(\.$position).all()
-        let media = try await Media.query(on: db).filter(\.$id ~~ photoRows.map { $0.$media.id }).all()
-        return products.compactMap { product in
-            guard let store = stores.first(where: { $0.id == product.$store.id }),
-                let category = categories.first(where: { $0.id == product.categoryID })
-            else { return nil }
-            let trail = CategoryService.ancestorIDs(path: category.path).compactMap { id in ancestors.first { $0.id == id }?.name }
-            return ProductView(
-                product: product, store: store, brand: brands.first { $0.id == product.brandID }, category: category, trail: trail,
-                variants: variants.filter { $0.$product.id == product.id },
-                photos: photoRows.filter { $0.$product.id == product.id }.compactMap { row in media.first { $0.id == row.$media.id } })
-        }
+        try await ProductViewReader(db: db).views(ids: products.compactMap(\.id))
+    }
+
+    /// The view of a product the caller may see (the rule of `visibleProduct`), read in one go.
+    func visibleView(_ id: UUID, to user: User?) async throws -> ProductView {
+        guard let view = try await ProductViewReader(db: db).views(ids: [id]).first else { throw Problem.notFound("product") }
+        if view.product.isActive, view.store.isActive { return view }
+        guard try await StoreAccess(db: db).canManage(view.store, user: user) else { throw Problem.notFound("product") }
+        return view
     }
 
     func view(_ product: Product) async throws -> ProductView {

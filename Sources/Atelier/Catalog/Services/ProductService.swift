@@ -30,6 +30,7 @@ struct ProductService {
             try await SearchIndex(db: tx).refresh(.products([product.requireID()]))
             if product.isActive { try await Self.bumpActiveCount(storeID, by: 1, on: tx) }
         }
+        services.catalogChanged()
         return product
     }
 
@@ -45,6 +46,7 @@ struct ProductService {
             try await replacePhotos(of: product, with: draft.photoIDs, on: tx)
             try await SearchIndex(db: tx).refresh(.products([product.requireID()]))
         }
+        services.catalogChanged()
         try await deleteMedia(dropped)
         return product
     }
@@ -70,6 +72,7 @@ struct ProductService {
                 try await Self.bumpActiveCount(product.$store.id, by: status == .active ? 1 : -1, on: tx)
             }
         }
+        services.catalogChanged()
         guard let fresh = try await Product.find(productID, on: db) else { throw Problem.notFound("product") }
         return fresh
     }
@@ -86,6 +89,7 @@ struct ProductService {
                 try await Self.bumpActiveCount(product.$store.id, by: -1, on: tx)
             }
         }
+        services.catalogChanged()
         try await deleteMedia(photos)
     }
 

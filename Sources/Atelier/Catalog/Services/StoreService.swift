@@ -154,6 +154,7 @@ struct StoreService {
                     .set(\.$attachedAt, to: now).set(\.$visibility, to: Media.Visibility.public.rawValue).update()
             }
         }
+        services.catalogChanged()
         for id in replaced { if let old = try await Media.find(id, on: db) { try await media.delete(old) } }
         return store
     }
@@ -162,6 +163,7 @@ struct StoreService {
         store.status = status.rawValue
         store.updatedAt = now
         try await store.save(on: db)
+        services.catalogChanged()
         return store
     }
 

@@ -154,8 +154,11 @@ enum PublicCatalogPages {
     }
 
     static func productCards(_ products: [Product], req: Request, media: MediaService) async throws -> [ProductCard] {
-        let views = try await ProductCatalog(db: req.db).views(products)
-        return views.map { view in
+        productCards(views: try await ProductCatalog(db: req.db).views(products), media: media)
+    }
+
+    static func productCards(views: [ProductView], media: MediaService) -> [ProductCard] {
+        views.map { view in
             let product = view.product
             return ProductCard(
                 id: product.id!.uuidString.lowercased(), url: "/products/\(product.id!.uuidString.lowercased())", title: product.title,

@@ -60,6 +60,8 @@ public struct AppConfig: Sendable {
     public var runsBackgroundWorkers: Bool = true
     /// The random spread of a product's feed sort key around its creation time (discovery.md).
     public var feedSpreadHours: Int = 6
+    /// How long a ranked search page is reused (`SearchResultCache`); 0 turns the cache off.
+    public var searchCacheSeconds: Int = 30
     /// The magazine's content languages; the first is the default translations fall back to.
     public var magazineLanguages: [String] = ["en", "ro"]
     /// The apps that shared links open (smart app banner, Universal Links, App Links).
@@ -163,6 +165,8 @@ public struct AppConfig: Sendable {
                 jwks: value("AUTH_FACEBOOK_JWKS"))
         )
         config.feedSpreadHours = try int("FEED_SPREAD_HOURS", 6)
+        config.searchCacheSeconds = try int("SEARCH_CACHE_SECONDS", 30)
+        guard (0...3600).contains(config.searchCacheSeconds) else { throw ConfigError.invalid("SEARCH_CACHE_SECONDS", "\(config.searchCacheSeconds)") }
         let languages = list("MAGAZINE_LANGUAGES").map { $0.lowercased() }
         if !languages.isEmpty {
             guard languages.allSatisfy({ $0.count >= 2 && $0.count <= 8 && $0.allSatisfy(\.isLetter) }) else {

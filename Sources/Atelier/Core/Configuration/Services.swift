@@ -17,6 +17,8 @@ public final class AtelierServices: Sendable {
     let sqliteWriters = AsyncSemaphore(permits: 1)
     /// Live events to open WebSockets (moments' albums, inboxes).
     let live = LiveUpdates()
+    /// Ranked search pages for a short time; nil when `SEARCH_CACHE_SECONDS` is 0.
+    let searchCache: SearchResultCache?
 
     init(
         config: AppConfig, clock: any AppClock, secrets: Secrets, accessTokens: AccessTokenIssuer,
@@ -33,6 +35,12 @@ public final class AtelierServices: Sendable {
         self.socialVerifier = socialVerifier
         self.media = media
         self.catalogCounters = catalogCounters
+        searchCache = config.searchCacheSeconds > 0 ? SearchResultCache(lifetime: TimeInterval(config.searchCacheSeconds)) : nil
+    }
+
+    /// Called after every committed catalogue write that can change search results.
+    func catalogChanged() {
+        searchCache?.invalidate()
     }
 }
 

@@ -18,12 +18,13 @@ extension APIHandler {
             sort: q.sort.flatMap { ProductSearchQuery.Sort(rawValue: $0.rawValue) })
         query.near = SearchParameters.near(lat: q.lat, lng: q.lng, radiusKm: q.radiusKm, into: &errors)
         try errors.throwIfAny()
-        let results = try await ProductSearch(db: req.db).run(query, cursor: q.cursor, limit: q.limit)
+        let search = ProductSearch(db: req.db, cache: services.searchCache, now: services.clock.now())
+        let results = try await search.run(query, cursor: q.cursor, limit: q.limit)
         func counts(_ facets: [ProductSearch.Facet]) -> [Components.Schemas.FacetCount] {
             facets.map { .init(value: $0.value, label: $0.label, count: $0.count) }
         }
         return .ok(.init(body: .json(.init(
-            items: try await productBodies(results.items, req), nextCursor: results.nextCursor, total: results.total,
+            items: try await productBodies(views: results.items, req), nextCursor: results.nextCursor, total: results.total,
             sort: .init(rawValue: results.sort.rawValue)!,
             facets: .init(
                 categories: counts(results.facets.categories), brands: counts(results.facets.brands),

@@ -20,7 +20,7 @@ struct ProductSearch {
     }
 
     struct Results: Sendable {
-        var items: [Product]
+        var items: [ProductView]
         var nextCursor: String?
         var total: Int
         var facets: Facets
@@ -30,6 +30,9 @@ struct ProductSearch {
     static let facetLimit = 30
 
     let db: any Database
+    /// Where ranked pages are kept for a while (the API and web search pass the app's).
+    var cache: SearchResultCache?
+    var now: Date = Date()
 
     private var sql: any SQLDatabase { db as! any SQLDatabase }
     private var conditions: SearchConditions { SearchConditions(dialect: sql.dialect.name) }
@@ -39,8 +42,26 @@ struct ProductSearch {
         let page = try PageRequest(limit: limit, cursor: nil)
         let sort = query.effectiveSort
         let cursor = try rawCursor.map { try SearchCursor.decode($0, for: sort) }
+        let key = "\(query)|\(rawCursor ?? "")|\(page.limit)|\(wantFacets)"
+        let ranked: SearchResultCache.RankedPage
+        if let cached = cache?.page(for: key, now: now) {
+            ranked = cached
+        } else {
+            let generation = cache?.generation ?? 0
+            ranked = try await rank(query, sort: sort, cursor: cursor, page: page, facets: wantFacets)
+            cache?.store(ranked, for: key, generation: generation, now: now)
+        }
+        // Read fresh: a product hidden since the page was ranked is left out.
+        let items = try await ProductViewReader(db: db).views(ids: ranked.ids).filter { $0.product.isActive && $0.store.isActive }
+        return Results(items: items, nextCursor: ranked.nextCursor, total: ranked.total, facets: ranked.facets, sort: sort)
+    }
+
+    /// The ids of one page in order, the next cursor, and (if asked) the total and facets.
+    private func rank(
+        _ query: ProductSearchQuery, sort: ProductSearchQuery.Sort, cursor: SearchCursor?, page: PageRequest, facets wantFacets: Bool
+    ) async throws -> SearchResultCache.RankedPage {
         guard let filters = try await filters(for: query) else {
-            return Results(items: [], nextCursor: nil, total: 0, facets: Facets(), sort: sort)
+            return .init(ids: [], nextCursor: nil, total: 0, facets: Facets())
         }
         let tokens = query.tokens
 
@@ -60,13 +81,11 @@ struct ProductSearch {
 
         let rows = try await sql.raw(outer).all()
         let keys = try rows.map { (id: try $0.decode(column: "id", as: UUID.self), value: try $0.decode(column: "sv", as: Double.self)) }
-        let products = try await Product.query(on: db).filter(\.$id ~~ keys.map(\.id)).all()
-        let ordered = keys.prefix(page.limit).compactMap { key in products.first { $0.id == key.id } }
         let next = keys.count > page.limit ? keys[page.limit - 1] : nil
         let (total, facets) = wantFacets ? try await self.facets(filters: filters, tokens: tokens) : (0, Facets())
-        return Results(
-            items: ordered, nextCursor: next.map { SearchCursor(sort: sort, value: $0.value, id: $0.id).encoded },
-            total: total, facets: facets, sort: sort)
+        return .init(
+            ids: keys.prefix(page.limit).map(\.id), nextCursor: next.map { SearchCursor(sort: sort, value: $0.value, id: $0.id).encoded },
+            total: total, facets: facets)
     }
 
     /// The whole query (words and filters) as one condition on products `p`, or nil when it

@@ -56,8 +56,9 @@ enum SearchPage {
 
     static func render(_ req: Request) async throws -> View {
         let query = try parse(req)
-        let results = try await ProductSearch(db: req.db).run(query, cursor: req.query[String.self, at: "cursor"], limit: 24)
-        let cards = try await PublicCatalogPages.productCards(results.items, req: req, media: MediaService(db: req.db, services: req.atelier))
+        let search = ProductSearch(db: req.db, cache: req.atelier.searchCache, now: req.atelier.clock.now())
+        let results = try await search.run(query, cursor: req.query[String.self, at: "cursor"], limit: 24)
+        let cards = PublicCatalogPages.productCards(views: results.items, media: MediaService(db: req.db, services: req.atelier))
         func options(_ facets: [ProductSearch.Facet], selected: [String]) -> [Option] {
             var list = facets.map { Option(value: $0.value.lowercased(), label: $0.label, count: $0.count, checked: selected.contains($0.value.lowercased())) }
             for value in selected where !list.contains(where: { $0.value == value }) {

@@ -1,0 +1,211 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// Product views read with plain SQL: the hot path of product lists and product pages (issue 9).
+/// One statement reads the products with their store, brand, category and category trail joined,
+/// one the variants, one the photos with their media. Rows become models field by field, without
+/// Fluent's per-row reflection and query building, which cost more than SQLite itself here.
+struct ProductViewReader {
+    let sql: any SQLDatabase
+
+    init(db: any Database) {
+        sql = db as! any SQLDatabase
+    }
+
+    /// The views of `ids` that exist, in the order of `ids`.
+    func views(ids: [UUID]) async throws -> [ProductView] {
+        guard !ids.isEmpty else { return [] }
+        let found = try await views(where: "p.id IN (\(binds: Array(Set(ids))))", orderBy: "p.id")
+        let byID = Dictionary(found.map { ($0.product.id!, $0) }, uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// The views of the products that `condition` (on products `p`) admits, in `order`, at most `limit`.
+    func views(where condition: SQLQueryString, orderBy order: String, limit: Int? = nil) async throws -> [ProductView] {
+        var query: SQLQueryString = """
+            SELECT \(unsafeRaw: Self.productColumns), \(unsafeRaw: Self.storeColumns), \(unsafeRaw: Self.brandColumns),
+            \(unsafeRaw: Self.categoryColumns), \(unsafeRaw: trailColumn) AS trail
+            FROM \(ident: Product.schema) p
+            JOIN \(ident: Store.schema) s ON s.id = p.store_id
+            JOIN \(ident: Category.schema) c ON c.id = p.category_id
+            LEFT JOIN \(ident: Brand.schema) b ON b.id = p.brand_id
+            WHERE \(condition) ORDER BY \(unsafeRaw: order)
+            """
+        if let limit { query += " LIMIT \(unsafeRaw: String(limit))" }
+        let rows = try await sql.raw(query).all()
+        guard !rows.isEmpty else { return [] }
+        var views = try rows.map(Self.view)
+        let ids = views.map { $0.product.id! }
+        var variants: [UUID: [ProductVariant]] = [:]
+        for row in try await sql.raw("""
+            SELECT id, product_id, size, color, stock, sku, position FROM \(ident: ProductVariant.schema)
+            WHERE product_id IN (\(binds: ids)) ORDER BY position
+            """).all() {
+            let variant = try Self.variant(row)
+            variants[variant.$product.id, default: []].append(variant)
+        }
+        var photos: [UUID: [Media]] = [:]
+        for row in try await sql.raw("""
+            SELECT pp.product_id AS photo_of, \(unsafeRaw: Self.mediaColumns) FROM \(ident: ProductPhoto.schema) pp
+            JOIN \(ident: Media.schema) m ON m.id = pp.media_id
+            WHERE pp.product_id IN (\(binds: ids)) ORDER BY pp.position
+            """).all() {
+            photos[try row.decode(column: "photo_of", as: UUID.self), default: []].append(try Self.media(row))
+        }
+        for index in views.indices {
+            let id = views[index].product.id!
+            views[index].variants = variants[id] ?? []
+            views[index].photos = photos[id] ?? []
+        }
+        return views
+    }
+
+    /// Media rows by id (store logos and covers, brand logos), keyed by id.
+    func media(ids: [UUID]) async throws -> [UUID: Media] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await sql.raw("SELECT \(unsafeRaw: Self.mediaColumns) FROM \(ident: Media.schema) m WHERE m.id IN (\(binds: Array(Set(ids))))").all()
+        return Dictionary(try rows.map { row in let media = try Self.media(row); return (media.id!, media) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    // MARK: - Columns and rows
+
+    /// The names of the category and its ancestors, root first, joined by U+001F.
+    private var trailColumn: String {
+        sql.dialect.name == "postgresql"
+            ? "(SELECT string_agg(a.name, chr(31) ORDER BY a.depth) FROM categories a WHERE a.path = substr(c.path, 1, length(a.path)))"
+            : "(SELECT group_concat(a.name, char(31)) FROM (SELECT a.name FROM categories a WHERE a.path = substr(c.path, 1, length(a.path)) ORDER BY a.depth) a)"
+    }
+
+    private static let productColumns = """
+        p.id, p.store_id, p.title, p.description, p.brand_id, p.category_id, p.gender, p.price_minor, p.original_price_minor,
+        p.currency, p.colors, p.color_name, p.fabric, p.styles, p.status, p.min_age, p.external_url, p.like_count,
+        p.feed_sort_key, p.created_at, p.updated_at
+        """
+    private static let storeColumns = """
+        s.name AS s_name, s.slug AS s_slug, s.about AS s_about, s.phone AS s_phone, s.email AS s_email, s.website AS s_website,
+        s.street AS s_street, s.postal_code AS s_postal_code, s.city AS s_city, s.lat AS s_lat, s.lng AS s_lng,
+        s.opening_hours AS s_opening_hours, s.logo_media_id AS s_logo_media_id, s.cover_media_id AS s_cover_media_id,
+        s.time_zone AS s_time_zone, s.status AS s_status, s.follower_count AS s_follower_count,
+        s.active_product_count AS s_active_product_count, s.created_at AS s_created_at, s.updated_at AS s_updated_at
+        """
+    private static let brandColumns = """
+        b.name AS b_name, b.slug AS b_slug, b.logo_media_id AS b_logo_media_id, b.status AS b_status,
+        b.proposed_by_store_id AS b_proposed_by_store_id, b.follower_count AS b_follower_count, b.created_at AS b_created_at
+        """
+    private static let categoryColumns = """
+        c.parent_id AS c_parent_id, c.name AS c_name, c.slug AS c_slug, c.gender AS c_gender, c.path AS c_path,
+        c.depth AS c_depth, c.created_at AS c_created_at
+        """
+    private static let mediaColumns = """
+        m.id, m.uploader_id, m.owner_type, m.owner_id, m.visibility, m.content_hash, m.format, m.width, m.height, m.byte_size,
+        m.dominant_color, m.placeholder, m.variants, m.created_at, m.attached_at
+        """
+
+    private static func view(_ row: any SQLRow) throws -> ProductView {
+        let product = Product()
+        product.id = try row.decode(column: "id", as: UUID.self)
+        product.$store.id = try row.decode(column: "store_id", as: UUID.self)
+        product.title = try row.decode(column: "title", as: String.self)
+        product.description = try row.decode(column: "description", as: String.self)
+        product.brandID = try row.decode(column: "brand_id", as: UUID?.self)
+        product.categoryID = try row.decode(column: "category_id", as: UUID.self)
+        product.gender = try row.decode(column: "gender", as: String.self)
+        product.priceMinor = try row.decode(column: "price_minor", as: Int.self)
+        product.originalPriceMinor = try row.decode(column: "original_price_minor", as: Int?.self)
+        product.currency = try row.decode(column: "currency", as: String.self)
+        product.colorsList = try row.decode(column: "colors", as: String.self)
+        product.colorName = try row.decode(column: "color_name", as: String.self)
+        product.fabric = try row.decode(column: "fabric", as: String.self)
+        product.stylesList = try row.decode(column: "styles", as: String.self)
+        product.status = try row.decode(column: "status", as: String.self)
+        product.minAge = try row.decode(column: "min_age", as: Int?.self)
+        product.externalURL = try row.decode(column: "external_url", as: String?.self)
+        product.likeCount = try row.decode(column: "like_count", as: Int.self)
+        product.feedSortKey = try row.decode(column: "feed_sort_key", as: Double.self)
+        product.createdAt = try row.decode(column: "created_at", as: Date.self)
+        product.updatedAt = try row.decode(column: "updated_at", as: Date.self)
+
+        let store = Store()
+        store.id = product.$store.id
+        store.name = try row.decode(column: "s_name", as: String.self)
+        store.slug = try row.decode(column: "s_slug", as: String.self)
+        store.about = try row.decode(column: "s_about", as: String.self)
+        store.phone = try row.decode(column: "s_phone", as: String.self)
+        store.email = try row.decode(column: "s_email", as: String.self)
+        store.website = try row.decode(column: "s_website", as: String.self)
+        store.street = try row.decode(column: "s_street", as: String.self)
+        store.postalCode = try row.decode(column: "s_postal_code", as: String.self)
+        store.city = try row.decode(column: "s_city", as: String.self)
+        store.lat = try row.decode(column: "s_lat", as: Double.self)
+        store.lng = try row.decode(column: "s_lng", as: Double.self)
+        store.openingHoursJSON = try row.decode(column: "s_opening_hours", as: String.self)
+        store.logoMediaID = try row.decode(column: "s_logo_media_id", as: UUID?.self)
+        store.coverMediaID = try row.decode(column: "s_cover_media_id", as: UUID?.self)
+        store.timeZone = try row.decode(column: "s_time_zone", as: String.self)
+        store.status = try row.decode(column: "s_status", as: String.self)
+        store.followerCount = try row.decode(column: "s_follower_count", as: Int.self)
+        store.activeProductCount = try row.decode(column: "s_active_product_count", as: Int.self)
+        store.createdAt = try row.decode(column: "s_created_at", as: Date.self)
+        store.updatedAt = try row.decode(column: "s_updated_at", as: Date.self)
+
+        var brand: Brand?
+        if let brandID = product.brandID, let name = try row.decode(column: "b_name", as: String?.self) {
+            let b = Brand()
+            b.id = brandID
+            b.name = name
+            b.slug = try row.decode(column: "b_slug", as: String.self)
+            b.logoMediaID = try row.decode(column: "b_logo_media_id", as: UUID?.self)
+            b.status = try row.decode(column: "b_status", as: String.self)
+            b.proposedByStoreID = try row.decode(column: "b_proposed_by_store_id", as: UUID?.self)
+            b.followerCount = try row.decode(column: "b_follower_count", as: Int.self)
+            b.createdAt = try row.decode(column: "b_created_at", as: Date.self)
+            brand = b
+        }
+
+        let category = Category()
+        category.id = product.categoryID
+        category.parentID = try row.decode(column: "c_parent_id", as: UUID?.self)
+        category.name = try row.decode(column: "c_name", as: String.self)
+        category.slug = try row.decode(column: "c_slug", as: String.self)
+        category.gender = try row.decode(column: "c_gender", as: String.self)
+        category.path = try row.decode(column: "c_path", as: String.self)
+        category.depth = try row.decode(column: "c_depth", as: Int.self)
+        category.createdAt = try row.decode(column: "c_created_at", as: Date.self)
+        let trail = (try row.decode(column: "trail", as: String?.self) ?? "").split(separator: "\u{1F}").map(String.init)
+
+        return ProductView(product: product, store: store, brand: brand, category: category, trail: trail, variants: [], photos: [])
+    }
+
+    private static func variant(_ row: any SQLRow) throws -> ProductVariant {
+        let variant = ProductVariant()
+        variant.id = try row.decode(column: "id", as: UUID.self)
+        variant.$product.id = try row.decode(column: "product_id", as: UUID.self)
+        variant.size = try row.decode(column: "size", as: String.self)
+        variant.color = try row.decode(column: "color", as: String?.self)
+        variant.stock = try row.decode(column: "stock", as: Int.self)
+        variant.sku = try row.decode(column: "sku", as: String?.self)
+        variant.position = try row.decode(column: "position", as: Int.self)
+        return variant
+    }
+
+    static func media(_ row: any SQLRow) throws -> Media {
+        let media = Media()
+        media.id = try row.decode(column: "id", as: UUID.self)
+        media.$uploader.id = try row.decode(column: "uploader_id", as: UUID.self)
+        media.ownerType = try row.decode(column: "owner_type", as: String?.self)
+        media.ownerID = try row.decode(column: "owner_id", as: UUID?.self)
+        media.visibility = try row.decode(column: "visibility", as: String.self)
+        media.contentHash = try row.decode(column: "content_hash", as: String.self)
+        media.format = try row.decode(column: "format", as: String.self)
+        media.width = try row.decode(column: "width", as: Int.self)
+        media.height = try row.decode(column: "height", as: Int.self)
+        media.byteSize = try row.decode(column: "byte_size", as: Int.self)
+        media.dominantColor = try row.decode(column: "dominant_color", as: String.self)
+        media.placeholder = try row.decode(column: "placeholder", as: String.self)
+        media.variantsJSON = try row.decode(column: "variants", as: String.self)
+        media.createdAt = try row.decode(column: "created_at", as: Date.self)
+        media.attachedAt = try row.decode(column: "attached_at", as: Date?.self)
+        return media
+    }
+}

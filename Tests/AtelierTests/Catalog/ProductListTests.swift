@@ -1,0 +1,60 @@
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+import VaporTesting
+
+@testable import Atelier
+
+@Suite("Catalog: product lists by category and price")
+struct ProductListTests {
+    @Test("a category's list holds its whole subtree in a price range, newest first, every product once across pages")
+    func subtreeAndPrice() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            var made: [(id: String, price: Int, inWomen: Bool)] = []
+            // Spread over the three categories of the Women subtree and one outside it, prices 100–900.
+            for index in 0..<18 {
+                let category = [f.women, f.tops, f.shirts, f.men][index % 4]
+                let price = 10_000 + (index * 5_000) % 90_000
+                let product = try await t.product(.init(title: "Piece \(index)", category: category, price: price), in: f.storeA, owner: f.ownerA)
+                made.append((product.id!.uuidString, price, category.id != f.men.id))
+            }
+            _ = try await t.product(.init(title: "Hidden", category: f.shirts, price: 30_000, active: false), in: f.storeA, owner: f.ownerA)
+
+            var seen: [ProductBody] = []
+            var cursor: String?
+            repeat {
+                let response = try await t.send(.GET, "/api/v1/products?categoryId=\(f.women.id!)&priceMin=20000&priceMax=60000&limit=2"
+                    + (cursor.map { "&cursor=\($0)" } ?? ""))
+                #expect(response.status == .ok, "\(response.body.string)")
+                let page = try response.content.decode(ProductPageBody.self)
+                #expect(page.items.count <= 2)
+                seen += page.items
+                cursor = page.nextCursor
+            } while cursor != nil
+            let expected = made.filter { $0.inWomen && (20_000...60_000).contains($0.price) }.map(\.id).reversed()
+            #expect(seen.map(\.id) == Array(expected))
+            #expect(seen.allSatisfy { (20_000...60_000).contains($0.price.amount) && $0.status == "active" })
+            #expect(seen.first.map { !$0.store.name.isEmpty && !$0.category.trail.isEmpty } == true)
+
+            // Without a category: every active product in range, newest first.
+            let all = try await t.send(.GET, "/api/v1/products?priceMin=20000&priceMax=60000&limit=100")
+            let allIDs = try all.content.decode(ProductPageBody.self).items.map(\.id)
+            #expect(allIDs == Array(made.filter { (20_000...60_000).contains($0.price) }.map(\.id).reversed()))
+        }
+    }
+
+    @Test("a bad price range is a 422 and an unknown category a 404")
+    func badInput() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            for query in ["priceMin=-1", "priceMax=-5", "priceMin=500&priceMax=100"] {
+                let response = try await t.send(.GET, "/api/v1/products?categoryId=\(f.women.id!)&\(query)")
+                #expect(response.status == .unprocessableEntity, "\(query): \(response.body.string)")
+            }
+            #expect(try await t.send(.GET, "/api/v1/products?categoryId=\(UUID())").status == .notFound)
+            #expect(try await t.send(.GET, "/api/v1/products?priceMin=abc").status == .badRequest)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+import VaporTesting
+
+@testable import Atelier
+
+@Suite("Discovery: ranked search pages kept for a while")
+struct SearchCacheTests {
+    @Test("catalogue writes show at once; a change behind the app's back shows when the page expires")
+    func freshness() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let first = try await t.product(.init(title: "Quilted vest", category: f.tops), in: f.storeA, owner: f.ownerA)
+            #expect(try await t.search("q=quilted").items.map(\.id) == [first.id!.uuidString])
+
+            // Created, renamed, deactivated through the app: the next search sees it.
+            let second = try await t.product(.init(title: "Quilted coat", category: f.tops), in: f.storeB, owner: f.ownerB)
+            #expect(Set(try await t.search("q=quilted").items.map(\.id)) == Set([first, second].map { $0.id!.uuidString }))
+            _ = try await ProductService(db: t.app.db, services: t.app.atelier).setStatus(second, to: .inactive)
+            #expect(try await t.search("q=quilted").items.map(\.id) == [first.id!.uuidString])
+
+            // Hidden behind the app's back (as another instance would): gone from the answer at once,
+            // since bodies are read fresh, while the ranked page (the total) is kept until it expires.
+            let sql = t.app.db as! any SQLDatabase
+            try await sql.raw("UPDATE products SET status = 'inactive' WHERE id = \(bind: first.id!)").run()
+            let cached = try await t.search("q=quilted")
+            #expect(cached.items.isEmpty)
+            #expect(cached.total == 1)
+            t.clock.advance(by: TimeInterval(t.app.atelier.config.searchCacheSeconds + 1))
+            #expect(try await t.search("q=quilted").total == 0)
+        }
+    }
+
+    @Test("the cache keeps no page computed while the catalogue changed, and forgets the oldest when full")
+    func generations() {
+        let cache = SearchResultCache(lifetime: 30, capacity: 4)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let page = SearchResultCache.RankedPage(ids: [UUID()], nextCursor: nil, total: 1, facets: .init())
+        let before = cache.generation
+        cache.invalidate()
+        cache.store(page, for: "stale", generation: before, now: now)
+        #expect(cache.page(for: "stale", now: now) == nil)
+        for index in 0..<6 { cache.store(page, for: "k\(index)", generation: cache.generation, now: now + Double(index)) }
+        #expect(cache.page(for: "k5", now: now + 6)?.ids == page.ids)
+        #expect(cache.page(for: "k0", now: now + 6) == nil)
+        #expect(cache.page(for: "k5", now: now + 40) == nil)
+    }
+}
