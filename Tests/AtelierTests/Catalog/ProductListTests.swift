@@ -57,4 +57,29 @@ struct ProductListTests {
             #expect(try await t.send(.GET, "/api/v1/products?priceMin=abc").status == .badRequest)
         }
     }
+
+    @Test("signed-out list answers are kept for a moment: a catalogue write shows at once, a like within the lifetime")
+    func keptAnswers() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let first = try await t.product(.init(title: "Wool scarf", category: f.tops), in: f.storeA, owner: f.ownerA)
+            func likeCounts(token: String? = nil) async throws -> [Int] {
+                let response = try await t.send(.GET, "/api/v1/products?limit=10", token: token)
+                #expect(response.status == .ok)
+                struct Page: Decodable { struct Item: Decodable { var likeCount: Int }; var items: [Item] }
+                return try response.content.decode(Page.self).items.map(\.likeCount)
+            }
+            #expect(try await likeCounts() == [0])
+            // A like counter moved (not a catalogue write): signed out, the kept answer until it expires.
+            let sql = t.app.db as! any SQLDatabase
+            try await sql.raw("UPDATE products SET like_count = 5 WHERE id = \(bind: first.id!)").run()
+            #expect(try await likeCounts() == [0])
+            #expect(try await likeCounts(token: f.ownerB.accessToken) == [5])
+            t.clock.advance(by: TimeInterval(t.app.atelier.config.publicListCacheSeconds))
+            #expect(try await likeCounts() == [5])
+            // A new product is a catalogue write: shown at once.
+            _ = try await t.product(.init(title: "Wool hat", category: f.tops), in: f.storeA, owner: f.ownerA)
+            #expect(try await likeCounts() == [0, 5])
+        }
+    }
 }

@@ -21,14 +21,22 @@ struct SearchCacheTests {
             _ = try await ProductService(db: t.app.db, services: t.app.atelier).setStatus(second, to: .inactive)
             #expect(try await t.search("q=quilted").items.map(\.id) == [first.id!.uuidString])
 
-            // Hidden behind the app's back (as another instance would): gone from the answer at once,
-            // since bodies are read fresh, while the ranked page (the total) is kept until it expires.
+            // Hidden behind the app's back (as another instance would). Signed in (no kept answer):
+            // gone from the items at once, since bodies are read fresh, while the ranked page (the
+            // total) is kept until it expires. Signed out, the whole answer is kept for its lifetime.
             let sql = t.app.db as! any SQLDatabase
             try await sql.raw("UPDATE products SET status = 'inactive' WHERE id = \(bind: first.id!)").run()
-            let cached = try await t.search("q=quilted")
+            func signedIn() async throws -> SearchResultsBody {
+                let response = try await t.send(.GET, "/api/v1/search/products?q=quilted", token: f.ownerB.accessToken)
+                #expect(response.status == .ok)
+                return try response.content.decode(SearchResultsBody.self)
+            }
+            let cached = try await signedIn()
             #expect(cached.items.isEmpty)
             #expect(cached.total == 1)
+            #expect(try await t.search("q=quilted").items.map(\.id) == [first.id!.uuidString])
             t.clock.advance(by: TimeInterval(t.app.atelier.config.searchCacheSeconds + 1))
+            #expect(try await signedIn().total == 0)
             #expect(try await t.search("q=quilted").total == 0)
         }
     }
@@ -37,14 +45,14 @@ struct SearchCacheTests {
     func generations() {
         let cache = SearchResultCache(lifetime: 30, capacity: 4)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let page = SearchResultCache.RankedPage(ids: [UUID()], nextCursor: nil, total: 1, facets: .init())
+        let page = RankedSearchPage(ids: [UUID()], nextCursor: nil, total: 1, facets: .init())
         let before = cache.generation
         cache.invalidate()
         cache.store(page, for: "stale", generation: before, now: now)
-        #expect(cache.page(for: "stale", now: now) == nil)
+        #expect(cache.value(for: "stale", now: now) == nil)
         for index in 0..<6 { cache.store(page, for: "k\(index)", generation: cache.generation, now: now + Double(index)) }
-        #expect(cache.page(for: "k5", now: now + 6)?.ids == page.ids)
-        #expect(cache.page(for: "k0", now: now + 6) == nil)
-        #expect(cache.page(for: "k5", now: now + 40) == nil)
+        #expect(cache.value(for: "k5", now: now + 6)?.ids == page.ids)
+        #expect(cache.value(for: "k0", now: now + 6) == nil)
+        #expect(cache.value(for: "k5", now: now + 40) == nil)
     }
 }

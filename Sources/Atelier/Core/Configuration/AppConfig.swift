@@ -62,6 +62,8 @@ public struct AppConfig: Sendable {
     public var feedSpreadHours: Int = 6
     /// How long a ranked search page is reused (`SearchResultCache`); 0 turns the cache off.
     public var searchCacheSeconds: Int = 30
+    /// How long a signed-out answer of a public list read is reused (`PublicListCacheMiddleware`); 0: off.
+    public var publicListCacheSeconds: Int = 2
     /// The magazine's content languages; the first is the default translations fall back to.
     public var magazineLanguages: [String] = ["en", "ro"]
     /// The apps that shared links open (smart app banner, Universal Links, App Links).
@@ -166,6 +168,10 @@ public struct AppConfig: Sendable {
         )
         config.feedSpreadHours = try int("FEED_SPREAD_HOURS", 6)
         config.searchCacheSeconds = try int("SEARCH_CACHE_SECONDS", 30)
+        config.publicListCacheSeconds = try int("PUBLIC_LIST_CACHE_SECONDS", 2)
+        guard (0...60).contains(config.publicListCacheSeconds) else {
+            throw ConfigError.invalid("PUBLIC_LIST_CACHE_SECONDS", "\(config.publicListCacheSeconds)")
+        }
         guard (0...3600).contains(config.searchCacheSeconds) else { throw ConfigError.invalid("SEARCH_CACHE_SECONDS", "\(config.searchCacheSeconds)") }
         let languages = list("MAGAZINE_LANGUAGES").map { $0.lowercased() }
         if !languages.isEmpty {

@@ -19,6 +19,8 @@ public final class AtelierServices: Sendable {
     let live = LiveUpdates()
     /// Ranked search pages for a short time; nil when `SEARCH_CACHE_SECONDS` is 0.
     let searchCache: SearchResultCache?
+    /// Signed-out answers of public list reads; nil when `PUBLIC_LIST_CACHE_SECONDS` is 0.
+    let publicListCache: GenerationCache<PublicListCacheMiddleware.Answer>?
 
     init(
         config: AppConfig, clock: any AppClock, secrets: Secrets, accessTokens: AccessTokenIssuer,
@@ -36,11 +38,14 @@ public final class AtelierServices: Sendable {
         self.media = media
         self.catalogCounters = catalogCounters
         searchCache = config.searchCacheSeconds > 0 ? SearchResultCache(lifetime: TimeInterval(config.searchCacheSeconds)) : nil
+        publicListCache = config.publicListCacheSeconds > 0
+            ? GenerationCache(lifetime: TimeInterval(config.publicListCacheSeconds), capacity: 500) : nil
     }
 
     /// Called after every committed catalogue write that can change search results.
     func catalogChanged() {
         searchCache?.invalidate()
+        publicListCache?.invalidate()
     }
 }
 

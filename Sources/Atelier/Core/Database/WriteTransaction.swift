@@ -11,6 +11,14 @@ extension AtelierServices {
         guard !db.inTransaction, (db as? any SQLDatabase)?.dialect.name == "sqlite" else {
             return try await db.transaction(body)
         }
-        return try await sqliteWriters.run { try await db.transaction(body) }
+        return try await sqliteWriters.run {
+            try await db.withConnection { connection in
+                // In WAL mode, NORMAL syncs the log at checkpoints rather than at every commit: a
+                // committed write survives the process crashing, and only an OS crash or power cut
+                // can lose the last commits (the file never corrupts). The setting is per connection.
+                try await (connection as! any SQLDatabase).raw("PRAGMA synchronous = NORMAL").run()
+                return try await connection.transaction(body)
+            }
+        }
     }
 }

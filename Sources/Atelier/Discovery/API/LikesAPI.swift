@@ -7,13 +7,13 @@ import Vapor
 extension APIHandler {
     func likeProduct(_ input: Operations.LikeProduct.Input) async throws -> Operations.LikeProduct.Output {
         let (req, user, product) = try await likeTarget(input.path.productId)
-        let count = try await LikeService(db: req.db, services: services).like(product, by: user)
+        let count = try await LikeService(db: req.db, services: services).like(product, by: user.requireID())
         return .ok(.init(body: .json(.init(liked: true, likeCount: count))))
     }
 
     func unlikeProduct(_ input: Operations.UnlikeProduct.Input) async throws -> Operations.UnlikeProduct.Output {
         let (req, user, product) = try await likeTarget(input.path.productId)
-        let count = try await LikeService(db: req.db, services: services).unlike(product, by: user)
+        let count = try await LikeService(db: req.db, services: services).unlike(product, by: user.requireID())
         return .ok(.init(body: .json(.init(liked: false, likeCount: count))))
     }
 
@@ -26,10 +26,10 @@ extension APIHandler {
     }
 
     /// A product the signed-in caller may see (an unknown or hidden one is a 404).
-    private func likeTarget(_ rawID: String) async throws -> (Request, User, Product) {
+    private func likeTarget(_ rawID: String) async throws -> (Request, User, ProductCatalog.ProductRef) {
         let req = try request()
         let user = try await req.requireCaller().user
-        let product = try await ProductCatalog(db: req.db).visibleProduct(try CatalogParameters.id(rawID, "product"), to: user)
+        let product = try await ProductCatalog(db: req.db).visibleProductRef(try CatalogParameters.id(rawID, "product"), to: user)
         return (req, user, product)
     }
 }

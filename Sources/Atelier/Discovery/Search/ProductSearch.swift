@@ -43,8 +43,8 @@ struct ProductSearch {
         let sort = query.effectiveSort
         let cursor = try rawCursor.map { try SearchCursor.decode($0, for: sort) }
         let key = "\(query)|\(rawCursor ?? "")|\(page.limit)|\(wantFacets)"
-        let ranked: SearchResultCache.RankedPage
-        if let cached = cache?.page(for: key, now: now) {
+        let ranked: RankedSearchPage
+        if let cached = cache?.value(for: key, now: now) {
             ranked = cached
         } else {
             let generation = cache?.generation ?? 0
@@ -59,7 +59,7 @@ struct ProductSearch {
     /// The ids of one page in order, the next cursor, and (if asked) the total and facets.
     private func rank(
         _ query: ProductSearchQuery, sort: ProductSearchQuery.Sort, cursor: SearchCursor?, page: PageRequest, facets wantFacets: Bool
-    ) async throws -> SearchResultCache.RankedPage {
+    ) async throws -> RankedSearchPage {
         guard let filters = try await filters(for: query) else {
             return .init(ids: [], nextCursor: nil, total: 0, facets: Facets())
         }

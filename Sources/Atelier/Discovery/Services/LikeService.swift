@@ -14,32 +14,40 @@ struct LikeService {
     /// Likes `product` (a no-op when already liked). Returns the product's like count afterwards.
     @discardableResult
     func like(_ product: Product, by user: User) async throws -> Int {
-        let productID = try product.requireID()
-        let userID = try user.requireID()
+        try await like(.init(id: product.requireID(), storeID: product.$store.id), by: user.requireID())
+    }
+
+    @discardableResult
+    func like(_ product: ProductCatalog.ProductRef, by userID: UUID) async throws -> Int {
+        let now = now
         return try await services.writeTransaction(on: db) { tx in
             let sql = tx as! any SQLDatabase
             let inserted = try await sql.raw("""
                 INSERT INTO \(ident: ProductLike.schema) (id, user_id, product_id, created_at)
-                VALUES (\(bind: UUID.v7(at: now)), \(bind: userID), \(bind: productID), \(bind: now))
+                VALUES (\(bind: UUID.v7(at: now)), \(bind: userID), \(bind: product.id), \(bind: now))
                 ON CONFLICT (user_id, product_id) DO NOTHING RETURNING id
                 """).all()
-            if !inserted.isEmpty { try await bump(productID, storeID: product.$store.id, by: 1, on: sql) }
-            return try await likeCount(productID, on: sql)
+            if !inserted.isEmpty { return try await bump(product.id, storeID: product.storeID, by: 1, on: sql) }
+            return try await likeCount(product.id, on: sql)
         }
     }
 
     /// Takes a like back (a no-op when there is none). Returns the like count afterwards.
     @discardableResult
     func unlike(_ product: Product, by user: User) async throws -> Int {
-        let productID = try product.requireID()
-        return try await services.writeTransaction(on: db) { tx in
+        try await unlike(.init(id: product.requireID(), storeID: product.$store.id), by: user.requireID())
+    }
+
+    @discardableResult
+    func unlike(_ product: ProductCatalog.ProductRef, by userID: UUID) async throws -> Int {
+        try await services.writeTransaction(on: db) { tx in
             let sql = tx as! any SQLDatabase
             let deleted = try await sql.raw("""
-                DELETE FROM \(ident: ProductLike.schema) WHERE user_id = \(bind: try user.requireID()) AND product_id = \(bind: productID)
+                DELETE FROM \(ident: ProductLike.schema) WHERE user_id = \(bind: userID) AND product_id = \(bind: product.id)
                 RETURNING id
                 """).all()
-            if !deleted.isEmpty { try await bump(productID, storeID: product.$store.id, by: -1, on: sql) }
-            return try await likeCount(productID, on: sql)
+            if !deleted.isEmpty { return try await bump(product.id, storeID: product.storeID, by: -1, on: sql) }
+            return try await likeCount(product.id, on: sql)
         }
     }
 
@@ -52,11 +60,13 @@ struct LikeService {
         return Page(fetched: rows, limit: page.limit) { PageCursor(id: $0.0.id!) }
     }
 
-    private func bump(_ productID: UUID, storeID: UUID, by delta: Int, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
-            UPDATE \(ident: Product.schema) SET like_count = like_count + \(bind: delta) WHERE id = \(bind: productID)
-            """).run()
+    /// Moves the counters; returns the product's new like count.
+    private func bump(_ productID: UUID, storeID: UUID, by delta: Int, on sql: any SQLDatabase) async throws -> Int {
+        let row = try await sql.raw("""
+            UPDATE \(ident: Product.schema) SET like_count = like_count + \(bind: delta) WHERE id = \(bind: productID) RETURNING like_count
+            """).first()
         try await StoreStatsService.bump(storeID: storeID, day: StatsDay.string(now), likes: delta, on: sql)
+        return try row?.decode(column: "like_count", as: Int.self) ?? 0
     }
 
     private func likeCount(_ productID: UUID, on sql: any SQLDatabase) async throws -> Int {

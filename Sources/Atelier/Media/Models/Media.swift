@@ -30,7 +30,7 @@ final class Media: Model, @unchecked Sendable {
     init() {}
 
     var variants: [MediaVariant] {
-        (try? JSONDecoder().decode([MediaVariant].self, from: Data(variantsJSON.utf8))) ?? []
+        MediaVariant.parsed(variantsJSON)
     }
 
     var originalKey: String { MediaKeys.original(hash: contentHash, format: format) }
