@@ -111,6 +111,10 @@ def report(work, lists, doc_path):
         table.append(
             f"| {name} {what} | {a['rps']:,.0f}{failed} | {ms(a['p50'])} | {ms(a['p99'])} | {p['rps']:,.0f}{pb_failed} | "
             f"{ms(p['p50'])} | {ms(p['p99'])} | **{rps_ratio:.2f}×** | **{p99_ratio:.2f}×** | {'met' if met else 'missed'} |")
+    def w0(server):
+        r = rows.get((server, "W0"))
+        return f"{r['rps']:,.0f} req/s (p50 {ms(r['p50'])}, p99 {ms(r['p99'])})" if r else "not measured"
+
     uncached = []
     for name in ("W1", "W2", "W4"):
         u, p = rows.get(("atelier-uncached", name)), rows.get(("pocketbase", name))
@@ -155,6 +159,9 @@ after a {env['BENCH_WARMUP']} warm-up, client and servers on the same machine ov
 |---|---|---|---|---|---|---|---|---|---|
 """ + "\n".join(table) + f"""
 
+The HTTP stacks alone (W0: `GET /health` on Atelier, `GET /api/health` on PocketBase; no database, tiny answer),
+which bound every workload on this machine: Atelier {w0('atelier')}, PocketBase {w0('pocketbase')}.
+
 Peak RSS (VmHWM) over the whole run: Atelier {atelier_mb:.0f} MB, PocketBase {pb_mb:.0f} MB. Error lines in Atelier's log: {env.get('BENCH_ERRORS', '?')}.
 
 Atelier above runs as configured by default: signed-out answers of `/products` and `/search/products` are
@@ -165,7 +172,8 @@ both caches off (`PUBLIC_LIST_CACHE_SECONDS=0 SEARCH_CACHE_SECONDS=0`), against 
 |---|---|---|---|---|---|
 """ + "\n".join(uncached) + f"""
 
-Scaling (Atelier only, W1 and W2, same settings; a new catalog of each size from the same seed):
+Scaling (Atelier only, W1 and W2, same settings, answer caches off so that the queries are measured; a new
+catalog of each size from the same seed):
 
 | workload | products | req/s | p50 | p99 | p99 / p99 at {sizes[0] if sizes else '–':,} |
 |---|---|---|---|---|---|

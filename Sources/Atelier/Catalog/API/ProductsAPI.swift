@@ -9,7 +9,11 @@ extension APIHandler {
         let req = try request()
         let caller = try await req.optionalCaller()
         let view = try await ProductCatalog(db: req.db).visibleView(try CatalogParameters.id(input.path.productId, "product"), to: caller?.user)
-        if view.product.isActive { await services.catalogCounters.add(.view, productID: view.product.id!, storeID: view.store.id!) }
+        if view.product.isActive {
+            let (productID, storeID) = (view.product.id!, view.store.id!)
+            await services.catalogCounters.add(.view, productID: productID, storeID: storeID)
+            req.repeatWhenKept { await $0.catalogCounters.add(.view, productID: productID, storeID: storeID) }
+        }
         return .ok(.init(body: .json(try await productBodies(views: [view], req).first!)))
     }
 

@@ -1,27 +1,55 @@
+import NIOConcurrencyHelpers
 import Vapor
 
-/// Whole answers of the public list reads that every signed-out visitor gets alike (the newest
-/// products, a category's page, a product search), kept for a second or two (issue 9): a popular
-/// page is then built and encoded once per period instead of once per request. Only signed-out
-/// GETs without validators are served from it; any catalogue write clears it at once
-/// (`AtelierServices.catalogChanged`). Like counts in a kept answer may lag by up to its lifetime.
+/// Whole answers of the public catalogue reads that every signed-out visitor gets alike (the
+/// newest products, a category's page, a product search, a product), kept for a second or two
+/// (issue 9): a popular page is then built and encoded once per period instead of once per request.
+/// Only signed-out GETs without validators are served from it; any catalogue write clears it at
+/// once (`AtelierServices.catalogChanged`). Like counts in a kept answer may lag by up to its
+/// lifetime. A handler whose answer has a side effect that must happen on every read (a product's
+/// view count) records it with `Request.repeatWhenKept`; serving the kept answer repeats it.
+/// When an answer expires, the requests that arrive while it is being built again wait for that one
+/// build instead of each building it (otherwise every expiry is a burst of identical work).
 /// It sits outside `ConditionalGETMiddleware`, so a kept answer carries its ETag.
 struct PublicListCacheMiddleware: AsyncMiddleware {
     struct Answer: Sendable {
         var headers: HTTPHeaders
         var body: ByteBuffer
+        var onServe: (@Sendable (AtelierServices) async -> Void)?
     }
 
     static let paths: Set<String> = ["/api/v1/products", "/api/v1/search/products"]
+    static let prefixes = ["/api/v1/products/"]
+
+    static func isKept(_ path: String) -> Bool {
+        // `/products/{id}` only, not its sub-resources.
+        paths.contains(path) || prefixes.contains { path.hasPrefix($0) && !path.dropFirst($0.count).contains("/") }
+    }
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        guard let cache = request.atelier.publicListCache, request.method == .GET, Self.paths.contains(request.url.path),
+        guard let cache = request.atelier.publicListCache, request.method == .GET, Self.isKept(request.url.path),
             request.headers[.authorization].isEmpty, request.headers[.ifNoneMatch].isEmpty, request.headers[.ifModifiedSince].isEmpty
         else { return try await next.respond(to: request) }
         let key = request.url.string
         let now = request.atelier.clock.now()
         if let answer = cache.value(for: key, now: now) {
-            return Response(status: .ok, headers: answer.headers, body: .init(buffer: answer.body))
+            return await serve(answer, to: request)
+        }
+        let promise = request.eventLoop.makePromise(of: Answer?.self)
+        let building = inFlight.withLockedValue { builds -> EventLoopFuture<Answer?>? in
+            if let other = builds[key] { return other }
+            builds[key] = promise.futureResult
+            return nil
+        }
+        if let building {
+            promise.succeed(nil)
+            if let answer = try await building.get() { return await serve(answer, to: request) }
+            return try await next.respond(to: request)
+        }
+        var answer: Answer?
+        defer {
+            inFlight.withLockedValue { $0[key] = nil }
+            promise.succeed(answer)
         }
         let generation = cache.generation
         let response = try await next.respond(to: request)
@@ -29,7 +57,25 @@ struct PublicListCacheMiddleware: AsyncMiddleware {
             let body = try await response.body.collect(on: request.eventLoop).get()
         else { return response }
         response.body = .init(buffer: body)
-        cache.store(Answer(headers: response.headers, body: body), for: key, generation: generation, now: now)
+        answer = Answer(headers: response.headers, body: body, onServe: request.storage[RepeatKey.self])
+        cache.store(answer!, for: key, generation: generation, now: now)
         return response
+    }
+
+    /// Answers being built, by key; others asking for the same wait for them.
+    private let inFlight = NIOLockedValueBox<[String: EventLoopFuture<Answer?>]>([:])
+
+    private func serve(_ answer: Answer, to request: Request) async -> Response {
+        await answer.onServe?(request.atelier)
+        return Response(status: .ok, headers: answer.headers, body: .init(buffer: answer.body))
+    }
+
+    fileprivate struct RepeatKey: StorageKey { typealias Value = @Sendable (AtelierServices) async -> Void }
+}
+
+extension Request {
+    /// A side effect of this read to repeat whenever its kept answer is served instead.
+    func repeatWhenKept(_ effect: @escaping @Sendable (AtelierServices) async -> Void) {
+        storage[PublicListCacheMiddleware.RepeatKey.self] = effect
     }
 }
