@@ -113,7 +113,10 @@ def report(work, lists, doc_path):
             f"{ms(p['p50'])} | {ms(p['p99'])} | **{rps_ratio:.2f}×** | **{p99_ratio:.2f}×** | {'met' if met else 'missed'} |")
     def w0(server):
         r = rows.get((server, "W0"))
-        return f"{r['rps']:,.0f} req/s (p50 {ms(r['p50'])}, p99 {ms(r['p99'])})" if r else "not measured"
+        if not r:
+            return "not measured"
+        failed = f", **{r['failed']} failed**" if r["failed"] else ""
+        return f"{r['rps']:,.0f} req/s (p50 {ms(r['p50'])}, p99 {ms(r['p99'])}{failed})"
 
     uncached = []
     for name in ("W1", "W2", "W4"):

@@ -55,4 +55,19 @@ struct SearchCacheTests {
         #expect(cache.value(for: "k0", now: now + 6) == nil)
         #expect(cache.value(for: "k5", now: now + 40) == nil)
     }
+
+    @Test("a cache bounded by cost keeps the newest values within it and never one larger than it all")
+    func costBound() {
+        let cache = GenerationCache<String>(lifetime: 30, capacity: 10) { $0.count }
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        cache.store("aaaaa", for: "a", generation: cache.generation, now: now)
+        cache.store("bbbbb", for: "b", generation: cache.generation, now: now + 1)
+        #expect(cache.value(for: "a", now: now + 2) == "aaaaa")
+        cache.store("cc", for: "c", generation: cache.generation, now: now + 2)
+        #expect(cache.value(for: "a", now: now + 3) == nil)
+        #expect(cache.value(for: "b", now: now + 3) == "bbbbb")
+        #expect(cache.value(for: "c", now: now + 3) == "cc")
+        cache.store(String(repeating: "x", count: 11), for: "x", generation: cache.generation, now: now + 3)
+        #expect(cache.value(for: "x", now: now + 3) == nil)
+    }
 }

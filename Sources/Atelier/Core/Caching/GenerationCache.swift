@@ -11,20 +11,25 @@ final class GenerationCache<Value: Sendable>: Sendable {
         var value: Value
         var storedAt: Date
         var generation: Int
+        var cost: Int
     }
 
     private struct State {
         var entries: [String: Entry] = [:]
         var generation = 0
+        var totalCost = 0
     }
 
     let lifetime: TimeInterval
+    /// The most the kept values may cost together (in `cost` units: entries, or bytes).
     let capacity: Int
+    private let cost: @Sendable (Value) -> Int
     private let state = NIOLockedValueBox(State())
 
-    init(lifetime: TimeInterval = 30, capacity: Int = 1000) {
+    init(lifetime: TimeInterval = 30, capacity: Int = 1000, cost: @escaping @Sendable (Value) -> Int = { _ in 1 }) {
         self.lifetime = lifetime
         self.capacity = capacity
+        self.cost = cost
     }
 
     /// The generation to pass to `store` for a value computed from now on.
@@ -35,6 +40,7 @@ final class GenerationCache<Value: Sendable>: Sendable {
             guard let entry = state.entries[key] else { return nil }
             guard entry.generation == state.generation, now.timeIntervalSince(entry.storedAt) < lifetime else {
                 state.entries[key] = nil
+                state.totalCost -= entry.cost
                 return nil
             }
             return entry.value
@@ -43,17 +49,27 @@ final class GenerationCache<Value: Sendable>: Sendable {
 
     /// Keeps `value`, unless the catalogue changed since `generation` was read (it may be stale).
     func store(_ value: Value, for key: String, generation: Int, now: Date) {
+        let cost = cost(value)
+        guard cost <= capacity else { return }
         state.withLockedValue { state in
             guard generation == state.generation else { return }
-            if state.entries.count >= capacity {
-                // Expired entries go first; if none, the oldest half.
+            if let replaced = state.entries.removeValue(forKey: key) { state.totalCost -= replaced.cost }
+            if state.totalCost + cost > capacity {
+                // Expired entries go first; if that is not enough, the oldest until half the capacity is free.
                 state.entries = state.entries.filter { now.timeIntervalSince($0.value.storedAt) < lifetime }
-                if state.entries.count >= capacity {
-                    let keep = state.entries.sorted { $0.value.storedAt > $1.value.storedAt }.prefix(capacity / 2)
-                    state.entries = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+                state.totalCost = state.entries.values.reduce(0) { $0 + $1.cost }
+                if state.totalCost + cost > capacity {
+                    var kept: [String: Entry] = [:], total = 0
+                    for (key, entry) in state.entries.sorted(by: { $0.value.storedAt > $1.value.storedAt }) {
+                        guard total + entry.cost <= capacity / 2 else { break }
+                        kept[key] = entry
+                        total += entry.cost
+                    }
+                    (state.entries, state.totalCost) = (kept, total)
                 }
             }
-            state.entries[key] = Entry(value: value, storedAt: now, generation: generation)
+            state.entries[key] = Entry(value: value, storedAt: now, generation: generation, cost: cost)
+            state.totalCost += cost
         }
     }
 
@@ -62,6 +78,7 @@ final class GenerationCache<Value: Sendable>: Sendable {
         state.withLockedValue { state in
             state.generation += 1
             state.entries.removeAll()
+            state.totalCost = 0
         }
     }
 }

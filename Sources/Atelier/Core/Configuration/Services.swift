@@ -19,7 +19,7 @@ public final class AtelierServices: Sendable {
     let live = LiveUpdates()
     /// Ranked search pages for a short time; nil when `SEARCH_CACHE_SECONDS` is 0.
     let searchCache: SearchResultCache?
-    /// Signed-out answers of public list reads; nil when `PUBLIC_LIST_CACHE_SECONDS` is 0.
+    /// Signed-out answers of public catalogue reads, at most 32 MB of bodies; nil when `PUBLIC_LIST_CACHE_SECONDS` is 0.
     let publicListCache: GenerationCache<PublicListCacheMiddleware.Answer>?
 
     init(
@@ -39,7 +39,7 @@ public final class AtelierServices: Sendable {
         self.catalogCounters = catalogCounters
         searchCache = config.searchCacheSeconds > 0 ? SearchResultCache(lifetime: TimeInterval(config.searchCacheSeconds)) : nil
         publicListCache = config.publicListCacheSeconds > 0
-            ? GenerationCache(lifetime: TimeInterval(config.publicListCacheSeconds), capacity: 500) : nil
+            ? GenerationCache(lifetime: TimeInterval(config.publicListCacheSeconds), capacity: 32 << 20) { $0.body.readableBytes } : nil
     }
 
     /// Called after every committed catalogue write that can change search results.
