@@ -167,8 +167,8 @@ which bound every workload on this machine: Atelier {w0('atelier')}, PocketBase 
 
 Peak RSS (VmHWM) over the whole run: Atelier {atelier_mb:.0f} MB, PocketBase {pb_mb:.0f} MB. Error lines in Atelier's log: {env.get('BENCH_ERRORS', '?')}.
 
-Atelier above runs as configured by default: signed-out answers of `/products` and `/search/products` are
-kept for 2 s and ranked search pages for 30 s, both cleared by any catalogue write. The same workloads with
+Atelier above runs as configured by default: signed-out answers of `/products`, `/products/{id}` and
+`/search/products` are kept for 2 s and ranked search pages for 30 s, both cleared by any catalogue write. The same workloads with
 both caches off (`PUBLIC_LIST_CACHE_SECONDS=0 SEARCH_CACHE_SECONDS=0`), against the PocketBase figures above:
 
 | workload | Atelier uncached req/s | p50 | p99 | req/s ratio | p99 ratio |
