@@ -14,7 +14,7 @@ extension APIHandler {
             await services.catalogCounters.add(.view, productID: productID, storeID: storeID)
             req.repeatWhenKept { await $0.catalogCounters.add(.view, productID: productID, storeID: storeID) }
         }
-        return .ok(.init(body: .json(try await productBodies(views: [view], req).first!)))
+        return .ok(.init(body: .json(try await productBody(view: view, req))))
     }
 
     func listProducts(_ input: Operations.ListProducts.Input) async throws -> Operations.ListProducts.Output {
@@ -57,14 +57,14 @@ extension APIHandler {
         let store = try await StoreAccess(db: req.db).managedStore(input.path.storeId, by: user)
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         let product = try await ProductService(db: req.db, services: services).create(in: store, draft: try ProductDraft(body), by: user)
-        return .created(.init(body: .json(try await productBodies([product], req).first!)))
+        return .created(.init(body: .json(try await productBody(product, req))))
     }
 
     func replaceProduct(_ input: Operations.ReplaceProduct.Input) async throws -> Operations.ReplaceProduct.Output {
         let (req, user, product) = try await managedProduct(input.path.storeId, input.path.productId)
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         let updated = try await ProductService(db: req.db, services: services).replace(product, draft: try ProductDraft(body), by: user)
-        return .ok(.init(body: .json(try await productBodies([updated], req).first!)))
+        return .ok(.init(body: .json(try await productBody(updated, req))))
     }
 
     func deleteProduct(_ input: Operations.DeleteProduct.Input) async throws -> Operations.DeleteProduct.Output {
@@ -76,13 +76,13 @@ extension APIHandler {
     func activateProduct(_ input: Operations.ActivateProduct.Input) async throws -> Operations.ActivateProduct.Output {
         let (req, _, product) = try await managedProduct(input.path.storeId, input.path.productId)
         let updated = try await ProductService(db: req.db, services: services).setStatus(product, to: .active)
-        return .ok(.init(body: .json(try await productBodies([updated], req).first!)))
+        return .ok(.init(body: .json(try await productBody(updated, req))))
     }
 
     func deactivateProduct(_ input: Operations.DeactivateProduct.Input) async throws -> Operations.DeactivateProduct.Output {
         let (req, _, product) = try await managedProduct(input.path.storeId, input.path.productId)
         let updated = try await ProductService(db: req.db, services: services).setStatus(product, to: .inactive)
-        return .ok(.init(body: .json(try await productBodies([updated], req).first!)))
+        return .ok(.init(body: .json(try await productBody(updated, req))))
     }
 
     func setProductPhotos(_ input: Operations.SetProductPhotos.Input) async throws -> Operations.SetProductPhotos.Output {
@@ -94,7 +94,7 @@ extension APIHandler {
         }
         try errors.throwIfAny()
         let updated = try await ProductService(db: req.db, services: services).setPhotos(of: product, to: ids, by: user)
-        return .ok(.init(body: .json(try await productBodies([updated], req).first!)))
+        return .ok(.init(body: .json(try await productBody(updated, req))))
     }
 
     func reportProductUnavailable(_ input: Operations.ReportProductUnavailable.Input) async throws -> Operations.ReportProductUnavailable.Output {
@@ -134,6 +134,17 @@ extension APIHandler {
             product.$store.id == store.id
         else { throw Problem.notFound("product") }
         return (req, user, product)
+    }
+
+    /// One product's body; a 404 when it was deleted meanwhile (a delete racing this request).
+    func productBody(_ product: Product, _ req: Request) async throws -> Components.Schemas.Product {
+        guard let body = try await productBodies([product], req).first else { throw Problem.notFound("product") }
+        return body
+    }
+
+    func productBody(view: ProductView, _ req: Request) async throws -> Components.Schemas.Product {
+        guard let body = try await productBodies(views: [view], req).first else { throw Problem.notFound("product") }
+        return body
     }
 
     func productBodies(_ products: [Product], _ req: Request) async throws -> [Components.Schemas.Product] {

@@ -58,6 +58,7 @@ struct CategoryService {
         category.depth = (parent?.depth ?? -1) + 1
         category.createdAt = now
         try await category.create(on: db)
+        services.catalogChanged()
         return category
     }
 
@@ -137,6 +138,7 @@ struct CategoryService {
             throw Problem.conflict("Products are filed under this category; move or merge it instead.")
         }
         try await category.delete(on: db)
+        services.catalogChanged()
     }
 
     /// The ids in a path, top first.

@@ -92,6 +92,8 @@ struct ProductCatalog {
         if let max = filter.priceMax { common += " AND \(unsafeRaw: price) <= \(bind: max)" }
         if let cursor = page.cursor { common += " AND p.id < \(bind: cursor.id)" }
         guard let categoryIDs else { return common }
+        // SQLite allows at most 500 terms in a compound SELECT; a subtree that large is read as one set.
+        guard categoryIDs.count <= 400 else { return common + " AND p.category_id IN (\(binds: categoryIDs))" }
         let branches = categoryIDs.enumerated().map { index, id -> SQLQueryString in
             """
             SELECT k\(unsafeRaw: String(index)).id FROM (SELECT p.id FROM \(ident: Product.schema) p \

@@ -35,23 +35,24 @@ struct PublicListCacheMiddleware: AsyncMiddleware {
         if let answer = cache.value(for: key, now: now) {
             return await serve(answer, to: request)
         }
-        let promise = request.eventLoop.makePromise(of: Answer?.self)
-        let building = inFlight.withLockedValue { builds -> EventLoopFuture<Answer?>? in
+        let generation = cache.generation
+        let promise = request.eventLoop.makePromise(of: Built?.self)
+        let building = inFlight.withLockedValue { builds -> EventLoopFuture<Built?>? in
             if let other = builds[key] { return other }
             builds[key] = promise.futureResult
             return nil
         }
         if let building {
             promise.succeed(nil)
-            if let answer = try await building.get() { return await serve(answer, to: request) }
+            // Only an answer built since the last catalogue write; otherwise build one here.
+            if let built = try await building.get(), built.generation == cache.generation { return await serve(built.answer, to: request) }
             return try await next.respond(to: request)
         }
         var answer: Answer?
         defer {
             inFlight.withLockedValue { $0[key] = nil }
-            promise.succeed(answer)
+            promise.succeed(answer.map { Built(answer: $0, generation: generation) })
         }
-        let generation = cache.generation
         let response = try await next.respond(to: request)
         guard response.status == .ok, response.headers.contentType?.subType == "json",
             let body = try await response.body.collect(on: request.eventLoop).get()
@@ -62,8 +63,14 @@ struct PublicListCacheMiddleware: AsyncMiddleware {
         return response
     }
 
+    /// An answer with the cache generation it was built in.
+    private struct Built: Sendable {
+        var answer: Answer
+        var generation: Int
+    }
+
     /// Answers being built, by key; others asking for the same wait for them.
-    private let inFlight = NIOLockedValueBox<[String: EventLoopFuture<Answer?>]>([:])
+    private let inFlight = NIOLockedValueBox<[String: EventLoopFuture<Built?>]>([:])
 
     private func serve(_ answer: Answer, to request: Request) async -> Response {
         await answer.onServe?(request.atelier)
