@@ -15,6 +15,7 @@ enum Entry {
     }
 
     static func run() async throws {
+        if try await OfflineCommands.runIfOffline(Array(CommandLine.arguments.dropFirst())) { return }
         var env = try Environment.detect()
         let config = try AppConfig.fromEnvironment()
         LoggingSetup.bootstrap(config: config, environment: &env)

@@ -1,3 +1,8 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "VipsShim.h"
 #include <malloc.h>
 #include <string.h>
@@ -218,4 +223,17 @@ VipsImage *atelier_vips_demo_garment(int width, int height, double r, double g, 
     vips_copy(canvas, &out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
     g_object_unref(canvas);
     return out;
+}
+
+int atelier_lower_thread_priority(int niceness) {
+#ifdef __linux__
+    pid_t thread = (pid_t)syscall(SYS_gettid);
+    errno = 0;
+    int current = getpriority(PRIO_PROCESS, (id_t)thread);
+    if (errno == 0 && current >= niceness) return 0;
+    return setpriority(PRIO_PROCESS, (id_t)thread, niceness);
+#else
+    (void)niceness;
+    return 0;
+#endif
 }

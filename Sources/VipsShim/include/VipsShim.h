@@ -8,6 +8,10 @@
 
 int atelier_vips_init(void);
 
+/// Sets the calling thread's nice value to at least `niceness` (Linux keeps it per thread; threads
+/// started from this one inherit it). Image work runs at a lower priority than requests.
+int atelier_lower_thread_priority(int niceness);
+
 /// Opens an image lazily: only the header is read until pixels are needed. Truncated or damaged
 /// files fail when the pixels are read.
 VipsImage *atelier_vips_open(const char *path);

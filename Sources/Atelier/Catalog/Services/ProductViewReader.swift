@@ -192,7 +192,7 @@ struct ProductViewReader {
     static func media(_ row: any SQLRow) throws -> Media {
         let media = Media()
         media.id = try row.decode(column: "id", as: UUID.self)
-        media.$uploader.id = try row.decode(column: "uploader_id", as: UUID.self)
+        media.$uploader.id = try row.decode(column: "uploader_id", as: UUID?.self)
         media.ownerType = try row.decode(column: "owner_type", as: String?.self)
         media.ownerID = try row.decode(column: "owner_id", as: UUID?.self)
         media.visibility = try row.decode(column: "visibility", as: String.self)

@@ -8,6 +8,7 @@ enum APIRoutes {
             PublicListCacheMiddleware(),
             ConditionalGETMiddleware(),
             JSONBodyLimitMiddleware(maxBytes: app.atelier.config.maxJSONBodyBytes),
+            NULTextMiddleware(),
             IdempotencyMiddleware(),
             RequestContextMiddleware())
         let transport = VaporTransport(routesBuilder: api)

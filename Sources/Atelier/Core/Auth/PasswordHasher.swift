@@ -1,16 +1,22 @@
 import Vapor
 
-/// bcrypt on the thread pool, never on an event loop.
+/// bcrypt on threads of its own: never on an event loop, and never on the application's thread
+/// pool, where SQLite's connections run (a burst of sign-ins would hold up every query).
 struct PasswordHasher: Sendable {
     let cost: Int
-    let threadPool: NIOThreadPool
+    private let threadPool: NIOThreadPool
     /// A hash of a random password at the same cost, checked when an account has no password.
     private let dummyHash: String
 
-    init(cost: Int, threadPool: NIOThreadPool) throws {
+    init(cost: Int) throws {
         self.cost = cost
-        self.threadPool = threadPool
+        self.threadPool = NIOThreadPool(numberOfThreads: max(1, System.coreCount))
+        threadPool.start()
         self.dummyHash = try Bcrypt.hash(TokenHash.randomToken(), cost: cost)
+    }
+
+    func shutdown() async {
+        try? await threadPool.shutdownGracefully()
     }
 
     func hash(_ password: String) async throws -> String {

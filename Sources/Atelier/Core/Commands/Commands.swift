@@ -8,5 +8,6 @@ public enum Commands {
         app.asyncCommands.use(BenchMediaCommand(), as: "bench-media")
         app.asyncCommands.use(ImportProductsCommand(), as: "import-products")
         app.asyncCommands.use(SearchReindexCommand(), as: "search-reindex")
+        app.asyncCommands.use(BackupCommand(), as: "backup")
     }
 }

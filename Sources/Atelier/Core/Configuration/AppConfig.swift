@@ -64,6 +64,8 @@ public struct AppConfig: Sendable {
     public var searchCacheSeconds: Int = 30
     /// How long a signed-out answer of a public list read is reused (`PublicListCacheMiddleware`); 0: off.
     public var publicListCacheSeconds: Int = 2
+    /// On SIGTERM, how long requests in flight (uploads, album downloads) may take to finish.
+    public var shutdownDrainSeconds: Int = 30
     /// The magazine's content languages; the first is the default translations fall back to.
     public var magazineLanguages: [String] = ["en", "ro"]
     /// The apps that shared links open (smart app banner, Universal Links, App Links).
@@ -172,6 +174,10 @@ public struct AppConfig: Sendable {
         guard (0...60).contains(config.publicListCacheSeconds) else {
             throw ConfigError.invalid("PUBLIC_LIST_CACHE_SECONDS", "\(config.publicListCacheSeconds)")
         }
+        config.shutdownDrainSeconds = try int("SHUTDOWN_DRAIN_SECONDS", 30)
+        guard (0...3600).contains(config.shutdownDrainSeconds) else {
+            throw ConfigError.invalid("SHUTDOWN_DRAIN_SECONDS", "\(config.shutdownDrainSeconds)")
+        }
         guard (0...3600).contains(config.searchCacheSeconds) else { throw ConfigError.invalid("SEARCH_CACHE_SECONDS", "\(config.searchCacheSeconds)") }
         let languages = list("MAGAZINE_LANGUAGES").map { $0.lowercased() }
         if !languages.isEmpty {
@@ -215,6 +221,7 @@ public struct AppConfig: Sendable {
         // A test environment variable names nothing else, so this cannot fail.
         var config = try! fromEnvironment(env)
         config.runsBackgroundWorkers = false
+        config.shutdownDrainSeconds = 10  // Vapor's own default: a test leaving a socket open waits no longer than before
         if case .postgres = config.database {
             config.databaseSchema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         }

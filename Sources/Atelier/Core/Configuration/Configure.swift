@@ -7,6 +7,7 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
     _ = Observability.registry
     app.http.server.configuration.hostname = config.hostname
     app.http.server.configuration.port = config.port
+    app.http.server.configuration.shutdownTimeout = .seconds(Int64(config.shutdownDrainSeconds))
     app.routes.defaultMaxBodySize = "64kb"
     app.logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
 
@@ -24,7 +25,7 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
         config: config, clock: clock, secrets: secrets,
         accessTokens: await AccessTokenIssuer(secret: secrets.tokenSigningKey, clock: clock),
         rateLimiter: RateLimiter(clock: clock),
-        passwordHasher: try PasswordHasher(cost: config.passwordHashCost, threadPool: app.threadPool),
+        passwordHasher: try PasswordHasher(cost: config.passwordHashCost),
         mailOutbox: MailOutbox(mailer: chosenMailer, clock: clock, logger: app.logger),
         socialVerifier: SocialTokenVerifier(config: config, clock: clock),
         media: try MediaSetup.library(app, config: config, secrets: secrets),
@@ -52,7 +53,9 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
     AppLinkRoutes.register(app)
 
     if let s3 = app.atelier.media.store as? S3MediaStore { try await s3.createBucketIfMissing() }
+    app.lifecycle.use(OwnedThreadsShutdown())
     if config.runsBackgroundWorkers { app.lifecycle.use(BackgroundWorkers()) }
+    app.lifecycle.use(RequestDrain())  // last: its shutdown runs first (see RequestDrain)
     try await DatabaseSetup.prepareSchema(app, config: config)
     try await migrationLock.run { try await app.autoMigrate() }
 }
@@ -80,5 +83,6 @@ enum Migrations {
         app.migrations.add(CreateMoments())
         app.migrations.add(CreateMagazine())
         app.migrations.add(CreateMagazineReaders())
+        app.migrations.add(DetachMediaFromUploaders())
     }
 }

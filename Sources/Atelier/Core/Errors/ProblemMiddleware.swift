@@ -55,6 +55,7 @@ struct ProblemMiddleware: AsyncMiddleware {
                 abort.status, detail: abort.reason == abort.status.reasonPhrase ? nil : abort.reason,
                 headers: abort.headers.map { ($0.name, $0.value) })
         default:
+            if let temporary = TemporaryFailure.problem(for: error) { return temporary }
             return Problem(.internalServerError, detail: "Something went wrong on our side. It has been logged.")
         }
     }
@@ -72,6 +73,7 @@ struct ProblemMiddleware: AsyncMiddleware {
         case let abort as any AbortError:
             return self.problem(for: abort, request: request)
         default:
+            if let temporary = TemporaryFailure.problem(for: error.underlyingError) { return temporary }
             let status = HTTPResponseStatus(statusCode: Int(error.httpStatus.code))
             if status.code >= 500 {
                 return Problem(.internalServerError, detail: "Something went wrong on our side. It has been logged.")

@@ -55,7 +55,7 @@ extension APIHandler {
         let id = try MediaParameters.id(input.path.mediaId)
         let service = MediaService(db: req.db, services: services)
         let media = try await service.visible(id, to: caller.user.id)
-        guard media.$uploader.id == caller.user.id else { throw Problem.notFound("media") }
+        guard media.$uploader.id == (try caller.user.requireID()) else { throw Problem.notFound("media") }
         guard media.ownerType == nil else {
             throw Problem.conflict("This photo is in use; remove it from what it is attached to instead.")
         }

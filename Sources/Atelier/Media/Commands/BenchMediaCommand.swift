@@ -19,8 +19,7 @@ struct BenchMediaCommand: AsyncCommand {
         let runs = max(1, signature.runs ?? 5)
         let concurrency = max(1, signature.concurrency ?? 1)
         let limits = context.application.atelier.media.limits
-        let pool = context.application.threadPool
-        let slots = context.application.atelier.media.processingSlots
+        let workers = context.application.atelier.media.imageWorkers
         _ = try ImageProcessor.detect(file: source)  // fail early on a bad file
 
         var roundTimes: [Double] = []
@@ -32,10 +31,8 @@ struct BenchMediaCommand: AsyncCommand {
                         let work = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
                         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
                         defer { try? FileManager.default.removeItem(at: work) }
-                        _ = try await slots.run {
-                            try await pool.runIfActive {
-                                try ImageProcessor.process(file: source, claimed: nil, edits: .init(), limits: limits, workDirectory: work)
-                            }
+                        _ = try await workers.run {
+                            try ImageProcessor.process(file: source, claimed: nil, edits: .init(), limits: limits, workDirectory: work)
                         }
                     }
                 }

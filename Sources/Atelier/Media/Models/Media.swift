@@ -9,7 +9,8 @@ final class Media: Model, @unchecked Sendable {
     enum Visibility: String, Codable, Sendable { case `public`, `private` }
 
     @ID(custom: "id", generatedBy: .user) var id: UUID?
-    @Parent(key: "uploader_id") var uploader: User
+    /// Who uploaded it; NULL once that account is deleted, for media a store or the magazine keeps.
+    @OptionalParent(key: "uploader_id") var uploader: User?
     /// What the photo is attached to ("product", "post", …); nil until attached.
     @OptionalField(key: "owner_type") var ownerType: String?
     @OptionalField(key: "owner_id") var ownerID: UUID?
@@ -49,6 +50,11 @@ enum MediaKeys {
         "\(folder(hash))/original.\(format == "jpeg" ? "jpg" : format)"
     }
     static func variant(hash: String, file: String) -> String { "\(folder(hash))/\(file)" }
+    /// A photo's original (private by media.md); a magazine's PDF edition is an original too, but public.
+    static func isPhotoOriginal(_ key: String) -> Bool {
+        guard let file = key.split(separator: "/").last else { return false }
+        return file.hasPrefix("original.") && !file.hasSuffix(".pdf")
+    }
 
     static func contentType(forKey key: String) -> String {
         switch (key as NSString).pathExtension.lowercased() {
@@ -72,10 +78,28 @@ enum MediaKeys {
 }
 
 struct CreateMedia: AsyncMigration {
+    /// Every column, in the order the table has them.
+    static let columns = [
+        "id", "uploader_id", "owner_type", "owner_id", "visibility", "content_hash", "format", "width", "height",
+        "byte_size", "dominant_color", "placeholder", "variants", "created_at", "attached_at",
+    ]
+
     func prepare(on database: any Database) async throws {
-        try await database.schema(Media.schema)
-            .field("id", .uuid, .identifier(auto: false))
-            .field("uploader_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
+        try await Self.table(named: Media.schema, on: database, uploaderOptional: false)
+        guard let sql = database as? any SQLDatabase else { return }
+        try await Self.indexes(on: sql)
+    }
+
+    /// The table as first made (the uploader cascaded, and was required); `DetachMediaFromUploaders`
+    /// rebuilds it with the uploader optional.
+    static func table(named name: String, on database: any Database, uploaderOptional: Bool) async throws {
+        let builder = database.schema(name).field("id", .uuid, .identifier(auto: false))
+        if uploaderOptional {
+            builder.field("uploader_id", .uuid, .references(User.schema, "id", onDelete: .setNull))
+        } else {
+            builder.field("uploader_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
+        }
+        try await builder
             .field("owner_type", .string)
             .field("owner_id", .uuid)
             .field("visibility", .string, .required)
@@ -90,7 +114,9 @@ struct CreateMedia: AsyncMigration {
             .field("created_at", .datetime, .required)
             .field("attached_at", .datetime)
             .create()
-        guard let sql = database as? any SQLDatabase else { return }
+    }
+
+    static func indexes(on sql: any SQLDatabase) async throws {
         try await sql.create(index: "media_content_hash_idx").on(Media.schema).column("content_hash").run()
         try await sql.create(index: "media_owner_idx").on(Media.schema).column("owner_type").column("owner_id").run()
         try await sql.create(index: "media_unattached_idx").on(Media.schema).column("attached_at").column("created_at").run()

@@ -21,18 +21,19 @@ struct MediaService {
     /// Streams `body` to a scratch file (refusing past the size limit), processes it off the
     /// event loop, stores the files and then the row.
     func ingest<Body: AsyncSequence>(_ upload: Upload, body: Body) async throws -> Media where Body.Element == ArraySlice<UInt8> {
-        let work = library.workRoot.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let work = library.scratch.url.appendingPathComponent(UUID().uuidString)
+        do {
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        } catch {
+            throw MediaStoreUnavailable(what: "The upload folder", cause: "\(error)")
+        }
         defer { try? FileManager.default.removeItem(at: work) }
 
         let file = work.appendingPathComponent("upload")
         try await write(body, to: file, maxBytes: library.limits.maxBytes)
         let limits = library.limits
-        let pool = library.threadPool
-        let processed = try await library.processingSlots.run {
-            try await pool.runIfActive {
-                try ImageProcessor.process(file: file, claimed: upload.claimed, edits: upload.edits, limits: limits, workDirectory: work)
-            }
+        let processed = try await library.imageWorkers.run {
+            try ImageProcessor.process(file: file, claimed: upload.claimed, edits: upload.edits, limits: limits, workDirectory: work)
         }
 
         let hash = try Self.sha256(of: processed.originalFile)
@@ -59,9 +60,13 @@ struct MediaService {
         media.variantsJSON = String(decoding: try JSONEncoder().encode(variants), as: UTF8.self)
         media.createdAt = now
 
+        let store = library.store
+        let files = keys
         do {
-            for (key, url, type) in keys { try await library.store.put(key: key, file: url, contentType: type) }
-            try await media.create(on: db)
+            try await library.objectLocks.run(hash: hash, on: db) { db in
+                for (key, url, type) in files { try await store.put(key: key, file: url, contentType: type) }
+                try await media.create(on: db)
+            }
         } catch {
             try? await removeFilesIfUnused(hash: hash, keys: keys.map(\.0))
             throw error
@@ -73,7 +78,7 @@ struct MediaService {
     /// widen this for their entities (friends see a post's photo, members a moment's).
     func visible(_ id: UUID, to userID: UUID?) async throws -> Media {
         guard let media = try await Media.find(id, on: db) else { throw Problem.notFound("media") }
-        if media.visibility == Media.Visibility.public.rawValue || media.$uploader.id == userID { return media }
+        if media.visibility == Media.Visibility.public.rawValue || (userID != nil && media.$uploader.id == userID) { return media }
         if media.ownerType == Post.mediaOwnerType, let postID = media.ownerID, let userID,
             (try? await PostService(db: db, services: services).visiblePost(postID, to: userID)) != nil {
             return media
@@ -94,8 +99,15 @@ struct MediaService {
         try await media.save(on: db)
     }
 
+    /// The row goes first, then the files if no other row has the same bytes. Call it outside a
+    /// transaction: the files must not go before the row's deletion is committed.
     func delete(_ media: Media) async throws {
         try await media.delete(on: db)
+        try await removeFilesOfDeletedRow(media)
+    }
+
+    /// The files of a media row whose deletion has been committed, unless another row holds the same bytes.
+    func removeFilesOfDeletedRow(_ media: Media) async throws {
         try await removeFilesIfUnused(hash: media.contentHash, keys: [media.originalKey] + media.variants.map(\.key))
     }
 
@@ -123,13 +135,16 @@ struct MediaService {
     }
 
     private func removeFilesIfUnused(hash: String, keys: [String]) async throws {
-        guard try await Media.query(on: db).filter(\.$contentHash == hash).count() == 0 else { return }
-        for key in keys { try await library.store.delete(key: key) }
+        let store = library.store
+        try await library.objectLocks.run(hash: hash, on: db) { db in
+            guard try await Media.query(on: db).filter(\.$contentHash == hash).count() == 0 else { return }
+            for key in keys { try await store.delete(key: key) }
+        }
     }
 
     private func write<Body: AsyncSequence>(_ body: Body, to file: URL, maxBytes: Int) async throws where Body.Element == ArraySlice<UInt8> {
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
-            throw Problem(.internalServerError, detail: "Could not store the upload.")
+            throw MediaStoreUnavailable(what: "The upload folder", cause: "could not create \(file.path)")
         }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }

@@ -1,5 +1,9 @@
 import Vapor
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Where media files live. Keys are content-addressed ("ab/abcdef…/w540.jpg"), so a stored
 /// object never changes and can be cached forever.
 protocol MediaStore: Sendable {
@@ -15,34 +19,51 @@ protocol MediaStore: Sendable {
 /// The default backend: a folder (`DATA_DIR/media`).
 struct LocalMediaStore: MediaStore {
     let root: URL
+    /// Where objects are written before they appear under their key (`media/.partial/<process>`):
+    /// inside the media folder, so on the same file system, and removed if the process dies.
+    private let partials: ProcessScratchFolder
 
     init(root: URL) throws {
         self.root = root
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        partials = try ProcessScratchFolder(parent: root.appendingPathComponent(".partial"))
     }
 
     private func url(_ key: String) -> URL { root.appendingPathComponent(key) }
 
+    /// Atomic and idempotent: the bytes go to a name of this write's own, then a hard link puts
+    /// them under the key in one step, which fails rather than overwrites when the key exists.
+    /// Keys are content-addressed, so an existing object holds these very bytes: success.
+    /// A half-written object is never visible under a key, and concurrent writers never collide.
     func put(key: String, file: URL, contentType: String) async throws {
         let destination = url(key)
-        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if FileManager.default.fileExists(atPath: destination.path) { return }  // same key, same bytes
-        // Copy to a temporary name first, so a crash never leaves a half-written object under the key.
-        let partial = destination.appendingPathExtension("partial-\(UUID().uuidString)")
-        try FileManager.default.copyItem(at: file, to: partial)
-        try FileManager.default.moveItem(at: partial, to: destination)
+        let partial = partials.url.appendingPathComponent(UUID().uuidString)
+        do {
+            try FileManager.default.copyItem(at: file, to: partial)
+        } catch {
+            throw MediaStoreUnavailable(cause: "writing \(key): \(error)")
+        }
+        defer { unlink(partial.path) }
+        // A delete of the last object in the folder may remove it between creating and linking;
+        // then it is made again.
+        for _ in 0..<3 {
+            try? FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if link(partial.path, destination.path) == 0 || errno == EEXIST { return }
+            guard errno == ENOENT else { break }
+        }
+        throw MediaStoreUnavailable(cause: "linking \(key): \(String(cString: strerror(errno)))")
     }
 
     func delete(key: String) async throws {
         let target = url(key)
-        if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
-        // Remove folders left empty, up to the root.
-        var folder = target.deletingLastPathComponent()
-        while folder.path.count > root.path.count,
-            (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true
-        {
-            try? FileManager.default.removeItem(at: folder)
-            folder = folder.deletingLastPathComponent()
+        if unlink(target.path) != 0, errno != ENOENT {
+            throw MediaStoreUnavailable(cause: "deleting \(key): \(String(cString: strerror(errno)))")
+        }
+        // The object's own folder goes when it is empty; the two-letter folders above it stay
+        // (at most 256), so a concurrent write of another hash never loses its parent folder.
+        let folder = target.deletingLastPathComponent()
+        if (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
+            rmdir(folder.path)
         }
     }
 

@@ -26,8 +26,13 @@ struct S3MediaStore: MediaStore {
         return request
     }
 
+    /// A bucket that cannot be reached is a temporary failure (503), not a bug.
     private func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
-        try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        do {
+            return try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        } catch {
+            throw MediaStoreUnavailable(cause: "S3 \(request.method.rawValue) \(request.url): \(error)")
+        }
     }
 
     /// Creates the bucket when it does not exist yet (a local S3 stand-in starts empty).
@@ -40,11 +45,16 @@ struct S3MediaStore: MediaStore {
 
     func put(key: String, file: URL, contentType: String) async throws {
         let size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
-        var request = request(.PUT, key: key, headers: ["content-type": contentType, "content-length": String(size)])
+        // Keys are content-addressed: an object already under the key holds these bytes. Where the
+        // bucket supports conditional writes it answers 412 instead of storing them again; where it
+        // does not, the same bytes replace themselves. Either way a PUT is atomic.
+        var request = request(.PUT, key: key, headers: ["content-type": contentType, "content-length": String(size), "if-none-match": "*"])
         request.body = .stream(FileChunks(url: file), length: .known(Int64(size)))
         let response = try await send(request)
         _ = try await response.body.collect(upTo: 1 << 20)
-        guard response.status == .ok else { throw S3Error(operation: "put \(key)", status: response.status.code) }
+        guard response.status == .ok || response.status == .preconditionFailed else {
+            throw MediaStoreUnavailable(cause: "S3 put \(key) answered \(response.status.code)")
+        }
     }
 
     func delete(key: String) async throws {

@@ -6,7 +6,10 @@ import SQLKit
 final class InboxEntry: Model, @unchecked Sendable {
     static let schema = "inbox_entries"
 
-    enum Kind: String, Sendable { case friendRequest, friendAccepted, reaction, comment, momentInvitation, momentPhoto, magazineIssue }
+    enum Kind: String, Sendable { case friendRequest, friendAccepted, reaction, comment, momentInvitation, momentPhoto, magazineIssue
+        /// To admins: a store's last owner deleted their account.
+        case storeWithoutOwner
+    }
 
     @ID(custom: "id", generatedBy: .user) var id: UUID?
     @Field(key: "recipient_id") var recipientID: UUID

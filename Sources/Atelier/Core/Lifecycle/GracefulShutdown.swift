@@ -1,0 +1,24 @@
+import Vapor
+
+/// Shutdown in the order that loses nothing (operations.md): stop accepting, let requests in
+/// flight finish (uploads, album downloads: streams too) within `SHUTDOWN_DRAIN_SECONDS`, then
+/// stop the background loops and the worker threads, and close the database pool last.
+///
+/// Vapor runs lifecycle handlers' shutdowns in reverse order of registration, before it stops the
+/// HTTP server (that happens when its storage is cleared). Left alone, the database pool would
+/// close under requests still running. So `configure` registers this handler last: its shutdown
+/// runs first and drains the server; Vapor's own server shutdown later finds nothing to do.
+struct RequestDrain: LifecycleHandler {
+    func shutdownAsync(_ app: Application) async {
+        await app.server.shutdown()
+    }
+}
+
+/// Stops the threads Atelier starts itself (image processing, password hashing) after the
+/// requests that use them have drained.
+struct OwnedThreadsShutdown: LifecycleHandler {
+    func shutdownAsync(_ app: Application) async {
+        await app.atelier.media.imageWorkers.shutdown()
+        await app.atelier.passwordHasher.shutdown()
+    }
+}
