@@ -67,7 +67,18 @@ final class BackgroundWorkers: LifecycleHandler {
                 try? await Task.sleep(for: .seconds(30))
             }
         }
-        tasks.withLockedValue { $0 = [delivery, cleanup, counters, redraw, magazine] }
+        let schedule = BackupSchedule(config: services.config)
+        let backups = Task {
+            while !Task.isCancelled, let schedule {
+                do {
+                    if let name = try await schedule.runIfDue(db: db, services: services) { logger.info("Nightly backup written: \(name)") }
+                } catch {
+                    logger.error("The nightly backup failed: \(String(reflecting: error))")
+                }
+                try? await Task.sleep(for: .seconds(300))
+            }
+        }
+        tasks.withLockedValue { $0 = [delivery, cleanup, counters, redraw, magazine, backups] }
     }
 
     func shutdownAsync(_ app: Application) async {

@@ -137,3 +137,29 @@ struct BackupRestoreTests {
         }
     }
 }
+
+@Suite("Backup schedule")
+struct BackupScheduleTests {
+    @Test("the nightly backup is due once a UTC day, from BACKUP_HOUR on, and keeps BACKUP_KEEP archives")
+    func nightly() async throws {
+        try await TestApp.with(adjust: { $0.backupHour = 2; $0.backupKeep = 2 }) { t in
+            let schedule = try #require(BackupSchedule(config: t.app.atelier.config))
+            _ = try await t.signUp()
+            // ManualClock starts at 2027-01-15T08:00:00Z.
+            let start = t.clock.now()
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            let midnight = calendar.startOfDay(for: start)
+            t.clock.set(midnight.addingTimeInterval(3600))  // 01:00, before the hour
+            #expect(try await schedule.runIfDue(db: t.app.db, services: t.app.atelier) == nil)
+            var written: [String] = []
+            for day in 0..<3 {
+                t.clock.set(midnight.addingTimeInterval(Double(day) * 86_400 + 2.5 * 3600))
+                written.append(try #require(try await schedule.runIfDue(db: t.app.db, services: t.app.atelier)))
+                #expect(try await schedule.runIfDue(db: t.app.db, services: t.app.atelier) == nil, "a second one the same day")
+            }
+            let kept = try FileManager.default.contentsOfDirectory(atPath: schedule.folder.path).filter { $0.hasSuffix(".zip") }.sorted()
+            #expect(kept == Array(written.suffix(2)))
+        }
+    }
+}

@@ -66,6 +66,11 @@ public struct AppConfig: Sendable {
     public var publicListCacheSeconds: Int = 2
     /// On SIGTERM, how long requests in flight (uploads, album downloads) may take to finish.
     public var shutdownDrainSeconds: Int = 30
+    /// The nightly backup (`BackupSchedule`): the UTC hour it runs from (nil: off), the folder,
+    /// and how many archives are kept.
+    public var backupHour: Int?
+    public var backupDirectory: String?
+    public var backupKeep: Int = 7
     /// The magazine's content languages; the first is the default translations fall back to.
     public var magazineLanguages: [String] = ["en", "ro"]
     /// The apps that shared links open (smart app banner, Universal Links, App Links).
@@ -175,6 +180,14 @@ public struct AppConfig: Sendable {
             throw ConfigError.invalid("PUBLIC_LIST_CACHE_SECONDS", "\(config.publicListCacheSeconds)")
         }
         config.shutdownDrainSeconds = try int("SHUTDOWN_DRAIN_SECONDS", 30)
+        if value("BACKUP_HOUR") != nil {
+            let hour = try int("BACKUP_HOUR", 3)
+            guard (0...23).contains(hour) else { throw ConfigError.invalid("BACKUP_HOUR", "\(hour)") }
+            config.backupHour = hour
+        }
+        config.backupDirectory = value("BACKUP_DIR")
+        config.backupKeep = try int("BACKUP_KEEP", 7)
+        guard config.backupKeep >= 1 else { throw ConfigError.invalid("BACKUP_KEEP", "\(config.backupKeep)") }
         guard (0...3600).contains(config.shutdownDrainSeconds) else {
             throw ConfigError.invalid("SHUTDOWN_DRAIN_SECONDS", "\(config.shutdownDrainSeconds)")
         }

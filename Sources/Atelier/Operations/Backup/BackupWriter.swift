@@ -51,7 +51,7 @@ struct BackupWriter {
             createdAt: now, databaseKind: kind, databaseSchema: config.databaseSchema, database: database, media: media,
             missingMedia: missing)
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         try encoder.encode(manifest).write(to: work.appendingPathComponent(BackupManifest.entryName))
         try archive.addEntry(with: BackupManifest.entryName, relativeTo: work, compressionMethod: .deflate)
