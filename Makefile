@@ -8,6 +8,7 @@
 #   make test-s3         the media suites with the S3 backend (moto on loopback)
 #   make test-browser    Selenium tests in headless Chromium
 #   make test-contract   schemathesis against a local server
+#   make test-faults     the fault suite: kill -9, SIGTERM, PostgreSQL stopped, read-only media
 #
 # CONFIG=release make build / run builds with optimisations.
 
@@ -17,7 +18,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := .build/$(CONFIG)/atelier
 
-.PHONY: all deps build bin run venv test test-integration test-postgres test-s3 \
+.PHONY: all deps build bin run venv test test-integration test-postgres test-s3 test-faults \
         test-browser test-contract clean-venv
 
 all: build
@@ -74,3 +75,8 @@ test-browser: venv bin
 
 test-contract: venv bin
 	scripts/contract-test.sh
+
+# The fault suite: real server processes killed (-9), stopped (SIGTERM), and starved of
+# PostgreSQL and of a writable media folder (tests/faults/README.md).
+test-faults: venv bin
+	$(VENV)/bin/pytest -c tests/faults/pytest.ini tests/faults -q

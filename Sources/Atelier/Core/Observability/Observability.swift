@@ -36,7 +36,9 @@ enum Observability {
                 _ = try await sql.raw("SELECT 1").all()
             } catch {
                 req.logger.error("Readiness check failed: \(String(reflecting: error))")
-                throw Problem(.serviceUnavailable, detail: "The database is not reachable.")
+                throw Problem(
+                    .serviceUnavailable, detail: "The database is not reachable.",
+                    headers: [("Retry-After", String(TemporaryFailure.retryAfterSeconds))])
             }
             return HealthStatus(status: "ok")
         }

@@ -9,10 +9,10 @@ import VipsShim
 /// connections and bcrypt run there, and a few large photos decoding on it once held every
 /// other request up for seconds (and made the database pool time out).
 ///
-/// One image at a time per thread, and fewer threads than cores, because libvips already spreads
-/// one image over every core. The threads run at a lower scheduling priority (nice 10; the
+/// One image at a time per thread, one thread per core (fewer halved upload throughput: decoding
+/// is mostly single-threaded). The threads run at a lower scheduling priority (nice 10; the
 /// threads libvips starts from them inherit it), so on a busy machine requests get the CPU first
-/// and uploads take longer instead of everything else.
+/// and uploads take longer instead of everything else (docs/benchmarks.md, "Uploads and other requests").
 final class ImageWorkers: Sendable {
     static let niceness: Int32 = 10
 
@@ -21,7 +21,7 @@ final class ImageWorkers: Sendable {
     private let slots: AsyncSemaphore
     private let shutDown = NIOLockedValueBox(false)
 
-    init(threads: Int = max(1, System.coreCount - 1)) {
+    init(threads: Int = System.coreCount) {
         self.threads = threads
         pool = NIOThreadPool(numberOfThreads: threads)
         slots = AsyncSemaphore(permits: threads)
