@@ -136,3 +136,26 @@ struct LiveChannelTests {
         }
     }
 }
+
+@Suite("Live sockets at shutdown")
+struct LiveShutdownTests {
+    @Test("shutdown closes open live sockets with 1001 at once instead of waiting out the drain")
+    func closedAtShutdown() async throws {
+        try await TestApp.with { t in
+            let ana = try await t.signUp(name: "Ana")
+            t.app.http.server.configuration.hostname = "127.0.0.1"
+            t.app.http.server.configuration.port = 0
+            try await t.app.server.start()
+            let port = try #require(t.app.http.server.shared.localAddress?.port)
+            let live = try await LiveTestClient.connect(port: port, token: ana.accessToken, on: t.app.eventLoopGroup)
+            #expect(await live.next("ready") != nil)
+            #expect(t.app.atelier.liveSockets.count == 1)
+
+            let started = Date()
+            await RequestDrain().shutdownAsync(t.app)  // what SIGTERM runs first
+            #expect(Date().timeIntervalSince(started) < 5, "the drain waited for the live socket (SHUTDOWN_DRAIN_SECONDS is 10 here)")
+            try await live.socket.onClose.get()
+            #expect(live.socket.closeCode == .goingAway)
+        }
+    }
+}

@@ -17,6 +17,8 @@ public final class AtelierServices: Sendable {
     let sqliteWriters = AsyncSemaphore(permits: 1)
     /// Live events to open WebSockets (moments' albums, inboxes).
     let live = LiveUpdates()
+    /// The open live WebSockets, closed at shutdown.
+    let liveSockets = LiveSocketRegistry()
     /// Ranked search pages for a short time; nil when `SEARCH_CACHE_SECONDS` is 0.
     let searchCache: SearchResultCache?
     /// Signed-out answers of public catalogue reads, at most 32 MB of bodies; nil when `PUBLIC_LIST_CACHE_SECONDS` is 0.

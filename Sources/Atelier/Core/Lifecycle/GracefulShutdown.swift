@@ -8,9 +8,14 @@ import Vapor
 /// HTTP server (that happens when its storage is cleared). Left alone, the database pool would
 /// close under requests still running. So `configure` registers this handler last: its shutdown
 /// runs first and drains the server; Vapor's own server shutdown later finds nothing to do.
+///
+/// Live WebSockets never end by themselves: they are closed (1001, going away) while the server
+/// drains, so clients reconnect elsewhere at once and the drain does not wait for them.
 struct RequestDrain: LifecycleHandler {
     func shutdownAsync(_ app: Application) async {
-        await app.server.shutdown()
+        async let drained: Void = app.server.shutdown()
+        await app.atelier.liveSockets.closeAll()
+        await drained
     }
 }
 

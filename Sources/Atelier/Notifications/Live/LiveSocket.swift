@@ -23,8 +23,13 @@ enum LiveSocket {
                 let connection = LiveConnection(
                     socket: ws, userID: user.id!, db: req.application.db, services: req.application.atelier)
                 ws.pingInterval = .seconds(25)
+                let sockets = req.application.atelier.liveSockets
+                sockets.add(ws)
                 ws.onText { _, text in await connection.received(text) }
-                ws.onClose.whenComplete { _ in Task { await connection.close() } }
+                ws.onClose.whenComplete { _ in
+                    sockets.remove(ws)
+                    Task { await connection.close() }
+                }
                 Task { await connection.start() }
             })
         return response
