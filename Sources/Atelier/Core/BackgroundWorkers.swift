@@ -67,6 +67,17 @@ final class BackgroundWorkers: LifecycleHandler {
                 try? await Task.sleep(for: .seconds(30))
             }
         }
+        let holds = Task {
+            while !Task.isCancelled {
+                do {
+                    let expired = try await OrderService(db: db, services: services).expireDue()
+                    if expired > 0 { logger.info("\(expired) orders expired: their holds passed.") }
+                } catch {
+                    logger.error("Expiring orders failed: \(String(reflecting: error))")
+                }
+                try? await Task.sleep(for: .seconds(30))
+            }
+        }
         let schedule = BackupSchedule(config: services.config)
         let backups = Task {
             while !Task.isCancelled, let schedule {
@@ -78,7 +89,7 @@ final class BackgroundWorkers: LifecycleHandler {
                 try? await Task.sleep(for: .seconds(300))
             }
         }
-        tasks.withLockedValue { $0 = [delivery, cleanup, counters, redraw, magazine, backups] }
+        tasks.withLockedValue { $0 = [delivery, cleanup, counters, redraw, magazine, holds, backups] }
     }
 
     func shutdownAsync(_ app: Application) async {

@@ -72,7 +72,9 @@ extension Components.Schemas.Product {
             price: .init(amount: Int64(product.priceMinor), currency: product.currency),
             originalPrice: product.originalPriceMinor.map { .init(amount: Int64($0), currency: product.currency) },
             colors: product.colors, colorName: product.colorName, fabric: product.fabric, styles: product.styles,
-            variants: view.variants.map { .init(id: $0.id!.uuidString, size: $0.size, color: $0.color, stock: $0.stock, sku: $0.sku) },
+            variants: view.variants.map {
+                .init(id: $0.id!.uuidString.lowercased(), size: $0.size, color: $0.color, stock: $0.stock, available: $0.available, sku: $0.sku)
+            },
             photos: view.photos.map { .init($0, service: media) },
             status: .init(rawValue: product.status) ?? .inactive, minAge: product.minAge, externalUrl: product.externalURL,
             likeCount: product.likeCount, webUrl: "\(baseURL)/products/\(product.id!.uuidString.lowercased())",

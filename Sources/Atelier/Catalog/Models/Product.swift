@@ -47,11 +47,21 @@ final class ProductVariant: Model, @unchecked Sendable {
     @Parent(key: "product_id") var product: Product
     @Field(key: "size") var size: String
     @OptionalField(key: "color") var color: String?
+    /// On hand in the shop. Orders count what they take in `held` and `allocated` until handover.
     @Field(key: "stock") var stock: Int
     @OptionalField(key: "sku") var sku: String?
     @Field(key: "position") var position: Int
+    @Field(key: "held") var held: Int
+    @Field(key: "allocated") var allocated: Int
+    @OptionalField(key: "low_stock_threshold") var lowStockThreshold: Int?
+    /// Set when staff were told the variant ran low; cleared when it is restocked above the threshold.
+    @Field(key: "low_stock_alerted") var lowStockAlerted: Bool
+    @OptionalField(key: "gtin") var gtin: String?
 
     init() {}
+
+    /// What can still be ordered; never below 0.
+    var available: Int { max(0, stock - held - allocated) }
 }
 
 /// The ordered photos of a product (the media rows are attached to the product as their owner).

@@ -134,20 +134,41 @@ struct ProductService {
         try await ProductPhoto.query(on: db).filter(\.$product.$id == product.requireID()).sort(\.$position).all().map { $0.$media.id }
     }
 
+    /// Updates variants in place (matched by size and colour), so carts and orders keep pointing at
+    /// them and the stock that orders took stays counted. A variant with stock taken by open orders
+    /// can be neither removed nor set below what they took: that is a 409.
     private func replaceVariants(of product: Product, with variants: [ProductDraft.Variant], on tx: any Database) async throws {
         let productID = try product.requireID()
-        try await ProductVariant.query(on: tx).filter(\.$product.$id == productID).delete()
+        var existing = try await ProductVariant.query(on: tx).filter(\.$product.$id == productID).all()
         for (position, variant) in variants.enumerated() {
-            let row = ProductVariant()
-            row.id = UUID()
-            row.$product.id = productID
+            let row: ProductVariant
+            if let index = existing.firstIndex(where: { $0.size == variant.size && $0.color == variant.color }) {
+                row = existing.remove(at: index)
+                let taken = row.held + row.allocated
+                if variant.stock < taken {
+                    throw Problem.conflict(
+                        "\(taken) of size \(variant.size) are taken by open orders; stock cannot go below that.",
+                        field: "variants[\(position)].stock")
+                }
+            } else {
+                row = ProductVariant()
+                row.id = UUID()
+                row.$product.id = productID
+                row.held = 0
+                row.allocated = 0
+                row.lowStockAlerted = false
+            }
             row.size = variant.size
             row.color = variant.color
             row.stock = variant.stock
             row.sku = variant.sku
             row.position = position
-            try await row.create(on: tx)
+            try await row.save(on: tx)
         }
+        if let busy = existing.first(where: { $0.held + $0.allocated > 0 }) {
+            throw Problem.conflict("Size \(busy.size) is taken by open orders and cannot be removed.", field: "variants")
+        }
+        for gone in existing { try await gone.delete(on: tx) }
     }
 
     /// Orders the photos and attaches them (made public: product pages are public and cacheable).

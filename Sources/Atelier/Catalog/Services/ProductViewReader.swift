@@ -39,7 +39,7 @@ struct ProductViewReader {
         let ids = views.map { $0.product.id! }
         var variants: [UUID: [ProductVariant]] = [:]
         for row in try await sql.raw("""
-            SELECT id, product_id, size, color, stock, sku, position FROM \(ident: ProductVariant.schema)
+            SELECT id, product_id, size, color, stock, sku, position, held, allocated, low_stock_threshold, low_stock_alerted, gtin FROM \(ident: ProductVariant.schema)
             WHERE product_id IN (\(binds: ids)) ORDER BY position
             """).all() {
             let variant = try Self.variant(row)
@@ -186,6 +186,11 @@ struct ProductViewReader {
         variant.stock = try row.decode(column: "stock", as: Int.self)
         variant.sku = try row.decode(column: "sku", as: String?.self)
         variant.position = try row.decode(column: "position", as: Int.self)
+        variant.held = try row.decode(column: "held", as: Int.self)
+        variant.allocated = try row.decode(column: "allocated", as: Int.self)
+        variant.lowStockThreshold = try row.decode(column: "low_stock_threshold", as: Int?.self)
+        variant.lowStockAlerted = try row.decode(column: "low_stock_alerted", as: Bool.self)
+        variant.gtin = try row.decode(column: "gtin", as: String?.self)
         return variant
     }
 

@@ -84,5 +84,6 @@ enum Migrations {
         app.migrations.add(CreateMagazine())
         app.migrations.add(CreateMagazineReaders())
         app.migrations.add(DetachMediaFromUploaders())
+        app.migrations.add(CreateCommerce())
     }
 }

@@ -17,7 +17,14 @@ extension AtelierServices {
                 // committed write survives the process crashing, and only an OS crash or power cut
                 // can lose the last commits (the file never corrupts). The setting is per connection.
                 try await (connection as! any SQLDatabase).raw("PRAGMA synchronous = NORMAL").run()
-                return try await connection.transaction(body)
+                return try await connection.transaction { tx in
+                    // A write first, so the transaction holds SQLite's write lock before it reads
+                    // anything (what BEGIN IMMEDIATE does). A transaction that read first and then
+                    // wrote after a write of another connection (an idempotency record, a session
+                    // touch) committed would fail with SQLITE_BUSY_SNAPSHOT instead of waiting.
+                    try await (tx as! any SQLDatabase).raw("UPDATE _fluent_migrations SET batch = batch WHERE 0").run()
+                    return try await body(tx)
+                }
             }
         }
     }

@@ -71,7 +71,7 @@ struct SearchConditions {
         }
         if !q.sizes.isEmpty {
             sql += """
-                 AND EXISTS (SELECT 1 FROM \(ident: ProductVariant.schema) v WHERE v.product_id = p.id AND v.stock > 0 AND v.size IN (\(binds: q.sizes)))
+                 AND EXISTS (SELECT 1 FROM \(ident: ProductVariant.schema) v WHERE v.product_id = p.id AND v.stock - v.held - v.allocated > 0 AND v.size IN (\(binds: q.sizes)))
                 """
         }
         if !q.genders.isEmpty { sql += " AND p.gender IN (\(binds: q.productGenders))" }

@@ -9,6 +9,10 @@ final class InboxEntry: Model, @unchecked Sendable {
     enum Kind: String, Sendable { case friendRequest, friendAccepted, reaction, comment, momentInvitation, momentPhoto, magazineIssue
         /// To admins: a store's last owner deleted their account.
         case storeWithoutOwner
+        /// To a shopper: one of their orders changed state.
+        case orderUpdated
+        /// To store staff: a variant's availability fell to its low-stock threshold.
+        case lowStock
     }
 
     @ID(custom: "id", generatedBy: .user) var id: UUID?

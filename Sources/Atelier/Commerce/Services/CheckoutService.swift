@@ -1,0 +1,158 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// Turns the shopper's cart into one order per store, atomically: every check is made again
+/// inside one write transaction (prices, availability, age, minimum order, the discount code),
+/// stock is taken with conditional updates in variant-id order, prices are snapshotted, and the
+/// cart is emptied. Any failure rolls everything back. Retries are made safe by the
+/// `Idempotency-Key` the API requires.
+struct CheckoutService {
+    let db: any Database
+    let services: AtelierServices
+
+    /// How long an unpaid card order keeps its stock.
+    static let paymentWindow: TimeInterval = 30 * 60
+
+    func checkout(_ request: CheckoutRequest, by user: User) async throws -> [Order] {
+        let now = services.clock.now()
+        let userID = try user.requireID()
+        let result = try await services.writeTransaction(on: db) { tx in
+            let cart = try await CartService(db: tx, services: services).cart(of: .user(userID), on: tx)
+            let contents = try await CartContents.load(cart?.id, on: tx)
+            guard !contents.lines.isEmpty else { throw Problem.invalid("cart", "is empty: add something first") }
+
+            try checkLinesStillOrderable(contents)
+            for group in contents.groups { try checkOptions(request, for: group) }
+            try await checkAges(contents, user: user, now: now, on: tx)
+            let discount = try await DiscountService(db: tx, services: services).applicable(request.discountCode, in: contents, now: now)
+            for group in contents.groups {
+                let subtotal = group.subtotalMinor - (discount?.storeID == group.store.id ? discount!.amountMinor : 0)
+                if let minimum = group.settings?.minimumOrderMinor, subtotal < minimum {
+                    throw Problem.invalid(
+                        "cart", "\(group.store.name) takes orders from \(MoneyText.format(minimum, group.currency)); add a little more")
+                }
+            }
+
+            let alerts = try await takeStock(contents, bucket: Self.bucket(for: request), on: tx)
+            var orders: [Order] = []
+            let checkoutID = UUID.v7(at: now)
+            for group in contents.groups {
+                let order = try await OrderWriter(tx: tx, now: now).create(
+                    group, request: request, userID: userID, checkoutID: checkoutID,
+                    discount: discount?.storeID == group.store.id ? discount : nil)
+                if let discount, discount.storeID == group.store.id {
+                    try await DiscountService(db: tx, services: services).redeem(discount, by: userID, order: order)
+                }
+                orders.append(order)
+            }
+            try await CartLine.query(on: tx).filter(\.$cartID == contents.cartID!).delete()
+            let staff = try await LowStockAlerts.record(alerts, on: tx, now: now)
+            return (orders, staff)
+        }
+        for order in result.0 { await InboxService.announce(.orderUpdated, to: userID, by: nil, live: services.live) }
+        for member in result.1 { await InboxService.announce(.lowStock, to: member, by: nil, live: services.live) }
+        return result.0
+    }
+
+    static func bucket(for request: CheckoutRequest) -> StockLedger.Bucket {
+        request.fulfilment == .reserve || request.payment == .card ? .held : .allocated
+    }
+
+    /// Inactive products and changed prices: 409, naming each line, with the new price.
+    private func checkLinesStillOrderable(_ contents: CartContents) throws {
+        var errors: [Problem.FieldError] = []
+        for group in contents.groups {
+            guard group.orderingEnabled else {
+                throw Problem.conflict("\(group.store.name) does not take orders at the moment; remove its items to order the rest.")
+            }
+            for line in group.lines {
+                let variantID = line.variant.id!.uuidString.lowercased()
+                if !line.product.isActive {
+                    errors.append(.init(field: "lines.\(variantID)", message: "\(line.product.title) is no longer for sale"))
+                } else if line.product.priceMinor != line.line.seenPriceMinor {
+                    let now = MoneyText.format(line.product.priceMinor, line.product.currency)
+                    errors.append(.init(field: "lines.\(variantID).price", message: "\(line.product.title) now costs \(now)"))
+                }
+            }
+        }
+        guard errors.isEmpty else {
+            throw Problem(
+                .conflict, type: "https://atelier.dev/problems/cart-changed", title: "Your cart changed",
+                detail: errors.map(\.message).joined(separator: "; ") + ". Check your cart and order again.", errors: errors)
+        }
+    }
+
+    /// The store offers the fulfilment and payment chosen, and a delivery address is in range.
+    private func checkOptions(_ request: CheckoutRequest, for group: CartContents.Group) throws {
+        let settings = group.settings!
+        let name = group.store.name
+        switch request.fulfilment {
+        case .reserve:
+            guard settings.reserveEnabled else { throw Problem.invalid("fulfilment", "\(name) does not hold items for you to try on") }
+            let items = group.lines.reduce(0) { $0 + $1.line.quantity }
+            if items > settings.reserveMaxItems {
+                throw Problem.invalid("fulfilment", "\(name) reserves at most \(settings.reserveMaxItems) items per shopper")
+            }
+        case .pickup:
+            guard settings.pickupEnabled else { throw Problem.invalid("fulfilment", "\(name) does not offer pickup") }
+        case .delivery:
+            guard settings.deliveryEnabled else { throw Problem.invalid("fulfilment", "\(name) does not deliver") }
+            let address = request.address!
+            let distance = Geo.distanceKm(lat1: group.store.lat, lng1: group.store.lng, lat2: address.lat, lng2: address.lng)
+            if distance > settings.deliveryRadiusKm {
+                throw Problem.invalid(
+                    "deliveryAddress", "is \(Int(distance.rounded())) km from \(name), which delivers within \(Int(settings.deliveryRadiusKm)) km")
+            }
+        }
+        switch request.payment {
+        case .payAtStore:
+            guard settings.payAtStore else { throw Problem.invalid("paymentMethod", "\(name) does not take payment in the shop") }
+        case .card:
+            throw Problem.invalid("paymentMethod", "card payments are not available yet; choose payAtStore")
+        case .invoice:
+            throw Problem.invalid("paymentMethod", "only approved trade customers of \(name) can pay by invoice")
+        }
+    }
+
+    private func checkAges(_ contents: CartContents, user: User, now: Date, on tx: any Database) async throws {
+        for group in contents.groups {
+            for line in group.lines {
+                let target = OrderableVariant(variant: line.variant, product: line.product, store: group.store, settings: group.settings)
+                try await target.checkBuyer(user, today: now, on: tx)
+            }
+        }
+    }
+
+    /// Takes every variant's total (two lines of one variant count together) in id order. A
+    /// shortage is a 409 naming each short line, after which the transaction rolls back whatever
+    /// was taken. Returns the variants that crossed their low-stock threshold.
+    private func takeStock(_ contents: CartContents, bucket: StockLedger.Bucket, on tx: any Database) async throws -> [LowStockAlerts.Crossing] {
+        var wanted: [UUID: (quantity: Int, line: CartContents.Line)] = [:]
+        for line in contents.lines {
+            wanted[line.variant.id!, default: (0, line)].quantity += line.line.quantity
+        }
+        let ledger = StockLedger(tx)
+        var short: [Problem.FieldError] = []
+        var crossings: [LowStockAlerts.Crossing] = []
+        for variantID in wanted.keys.sorted(by: { $0.uuidString < $1.uuidString }) {
+            let (quantity, line) = wanted[variantID]!
+            if try await ledger.take(quantity, of: variantID, into: bucket) {
+                if try await ledger.crossedLowStock(variantID) {
+                    crossings.append(.init(storeID: line.product.$store.id, productTitle: line.product.title, size: line.variant.size))
+                }
+            } else {
+                let left = try await ProductVariant.find(variantID, on: tx)?.available ?? 0
+                short.append(.init(
+                    field: "lines.\(variantID.uuidString.lowercased())",
+                    message: "only \(left) of \(line.product.title) in size \(line.variant.size) left"))
+            }
+        }
+        guard short.isEmpty else {
+            throw Problem(
+                .conflict, type: "https://atelier.dev/problems/out-of-stock", title: "Not enough stock",
+                detail: short.map(\.message).joined(separator: "; ") + ".", errors: short)
+        }
+        return crossings
+    }
+}

@@ -1,0 +1,88 @@
+import Fluent
+import Foundation
+
+/// A store's commerce settings: read by its staff, changed by its owners.
+struct CommerceSettingsService {
+    let db: any Database
+    let services: AtelierServices
+
+    struct Draft: Sendable {
+        var orderingEnabled: Bool
+        var reserveEnabled: Bool
+        var reserveHours: Int
+        var reserveMaxItems: Int
+        var pickupEnabled: Bool
+        var pickupPreparationMinutes: Int
+        var deliveryEnabled: Bool
+        var deliveryRadiusKm: Double
+        var deliveryFeeMinor: Int
+        var deliveryFreeOverMinor: Int?
+        var payAtStore: Bool
+        var payByCard: Bool
+        var payByInvoice: Bool
+        var minimumOrderMinor: Int
+        var currencies: [String]
+        var legalAge: Int?
+        var restrictedCategoryIDs: [String]
+        var requireIDCheck: Bool
+        var signInToBrowse: Bool
+    }
+
+    /// The store's settings, or the defaults (ordering off) when it never saved any.
+    func settings(of store: Store) async throws -> CommerceSettings {
+        let storeID = try store.requireID()
+        return try await CommerceSettings.query(on: db).filter(\.$storeID == storeID).first()
+            ?? .defaults(storeID: storeID, now: services.clock.now())
+    }
+
+    func update(_ store: Store, with draft: Draft) async throws -> CommerceSettings {
+        var errors = FieldErrors()
+        if !(1...336).contains(draft.reserveHours) { errors.add("reserveHours", "must be 1 to 336 hours") }
+        if !(1...50).contains(draft.reserveMaxItems) { errors.add("reserveMaxItems", "must be 1 to 50") }
+        if !(0...10080).contains(draft.pickupPreparationMinutes) { errors.add("pickupPreparationMinutes", "must be 0 to 10080") }
+        if !(draft.deliveryRadiusKm.isFinite && (0...500).contains(draft.deliveryRadiusKm)) { errors.add("deliveryRadiusKm", "must be 0 to 500") }
+        if draft.deliveryFeeMinor < 0 { errors.add("deliveryFee", "cannot be negative") }
+        if let freeOver = draft.deliveryFreeOverMinor, freeOver < 0 { errors.add("deliveryFreeOver", "cannot be negative") }
+        if draft.minimumOrderMinor < 0 { errors.add("minimumOrder", "cannot be negative") }
+        for (index, currency) in draft.currencies.enumerated() where CatalogVocabulary.currencies[currency.uppercased()] == nil {
+            errors.add(index == 0 ? "deliveryFee.currency" : "minimumOrder.currency", "is not a currency this server knows")
+        }
+        if let age = draft.legalAge, !(1...99).contains(age) { errors.add("legalAge", "must be 1 to 99") }
+        if draft.orderingEnabled, !draft.reserveEnabled, !draft.pickupEnabled, !draft.deliveryEnabled {
+            errors.add("orderingEnabled", "needs at least one of reserve, pickup and delivery")
+        }
+        var categories: [UUID] = []
+        for (index, raw) in draft.restrictedCategoryIDs.enumerated() {
+            guard let id = UUID(uuidString: raw) else { errors.add("restrictedCategoryIds[\(index)]", "is not a category id"); continue }
+            categories.append(id)
+        }
+        if !categories.isEmpty, draft.legalAge == nil { errors.add("legalAge", "is needed when categories are restricted") }
+        try errors.throwIfAny()
+        let known = try await Category.query(on: db).filter(\.$id ~~ categories).count()
+        if known != Set(categories).count { throw Problem.invalid("restrictedCategoryIds", "names a category that does not exist") }
+
+        let now = services.clock.now()
+        let row = try await settings(of: store)
+        row.orderingEnabled = draft.orderingEnabled
+        row.reserveEnabled = draft.reserveEnabled
+        row.reserveHours = draft.reserveHours
+        row.reserveMaxItems = draft.reserveMaxItems
+        row.pickupEnabled = draft.pickupEnabled
+        row.pickupPreparationMinutes = draft.pickupPreparationMinutes
+        row.deliveryEnabled = draft.deliveryEnabled
+        row.deliveryRadiusKm = draft.deliveryRadiusKm
+        row.deliveryFeeMinor = draft.deliveryFeeMinor
+        row.deliveryFreeOverMinor = draft.deliveryFreeOverMinor
+        row.payAtStore = draft.payAtStore
+        row.payByCard = draft.payByCard
+        row.payByInvoice = draft.payByInvoice
+        row.minimumOrderMinor = draft.minimumOrderMinor
+        row.legalAge = draft.legalAge
+        row.restrictedCategoryList = categories.map { $0.uuidString.lowercased() }.joined(separator: ",")
+        row.requireIDCheck = draft.requireIDCheck
+        row.signInToBrowse = draft.signInToBrowse
+        row.updatedAt = now
+        try await services.writeTransaction(on: db) { tx in try await row.save(on: tx) }
+        return row
+    }
+}
