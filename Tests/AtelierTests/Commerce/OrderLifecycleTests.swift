@@ -177,4 +177,34 @@ struct OrderLifecycleTests {
             #expect(try await t.orderCount(of: shop.storeID) == 1)
         }
     }
+
+    @Test("a customer who deletes their account: open orders are cancelled with their stock returned, completed ones stay with the store")
+    func accountDeletion() async throws {
+        try await TestApp.with { t in
+            let shop = try await t.shopFixture(stockS: 5)
+            let shopper = try await t.signUp()
+            let owner = shop.owner.accessToken
+            #expect(try await t.addToCart(shop.sizeS, quantity: 1, token: shopper.accessToken).status == .ok)
+            let done = try await t.checkout(token: shopper.accessToken).content.decode(CheckoutResponse.self).orders[0]
+            for status in ["confirmed", "readyForPickup", "completed"] {
+                let moved = try await t.send(
+                    .POST, "/api/v1/stores/\(shop.storeID)/orders/\(done.id)/transition", json: #"{"to":"\#(status)"}"#, token: owner)
+                #expect(moved.status == .ok, "\(moved.body.string)")
+            }
+            #expect(try await t.addToCart(shop.sizeS, quantity: 2, token: shopper.accessToken).status == .ok)
+            let open = try await t.checkout(token: shopper.accessToken, fulfilment: "reserve").content.decode(CheckoutResponse.self).orders[0]
+            #expect(try await t.variantStock(shop.sizeS).held == 2)
+
+            let deleted = try await t.send(.DELETE, "/api/v1/me", json: #"{"password":"\#(TestApp.password)"}"#, token: shopper.accessToken)
+            #expect(deleted.status == .noContent || deleted.status == .ok, "\(deleted.body.string)")
+            let variant = try await t.variantStock(shop.sizeS)
+            #expect(variant.held == 0 && variant.allocated == 0 && variant.stock == 4 && variant.available == 4)
+            let orders = try await Order.query(on: t.app.db).filter(\.$storeID == UUID(uuidString: shop.storeID)!).all()
+            #expect(orders.count == 2 && orders.allSatisfy { $0.userID == nil })
+            #expect(orders.first { $0.id == UUID(uuidString: open.id) }?.status == "cancelled")
+            #expect(orders.first { $0.id == UUID(uuidString: done.id) }?.status == "completed")
+            let queue = try await t.send(.GET, "/api/v1/stores/\(shop.storeID)/orders", token: owner)
+            #expect(queue.status == .ok)
+        }
+    }
 }

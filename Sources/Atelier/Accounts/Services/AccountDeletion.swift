@@ -13,7 +13,8 @@ import SQLKit
 /// What belongs to a store or to the magazine (product photos, logos, covers, PDFs) stays: those
 /// media rows lose their uploader (`uploader_id` becomes NULL), not their files. A store whose
 /// only owner this was is suspended and reported to every admin, who can give it a new owner.
-/// Domains that keep records for others (orders) anonymise theirs when they arrive.
+/// Orders stay with their store without the customer's id; open ones are cancelled first, so
+/// the stock they held returns.
 struct AccountDeletion {
     let db: any Database
     let services: AtelierServices
@@ -32,6 +33,7 @@ struct AccountDeletion {
             try await Self.removeLikesAndFollows(of: userID, on: sql)
             let media = try await Self.personalMedia(of: userID, on: tx)
             let stores = try await Self.storesOnlyOwned(by: userID, on: sql)
+            try await ClosedAccountOrders.close(of: userID, on: tx, now: now)
             try await User.query(on: tx).filter(\.$id == userID).delete()
             if !media.isEmpty { try await Media.query(on: tx).filter(\.$id ~~ media.map { $0.id! }).delete() }
             try await Self.suspend(stores, on: tx, now: now)

@@ -50,7 +50,7 @@ enum CommerceMapping {
         let staffIDs = try await Set(StoreMember.query(on: db).filter(\.$store.$id ~~ Set(orders.map(\.storeID))).all().map { $0.$user.id })
         var customers: [UUID: User] = [:]
         if withCustomers {
-            for user in try await User.query(on: db).filter(\.$id ~~ Set(orders.map(\.userID))).all() { customers[user.id!] = user }
+            for user in try await User.query(on: db).filter(\.$id ~~ Set(orders.compactMap(\.userID))).all() { customers[user.id!] = user }
         }
         return orders.map { order in
             let currency = order.currency
@@ -58,7 +58,7 @@ enum CommerceMapping {
             return .init(
                 id: order.id!.uuidString.lowercased(), number: order.number,
                 store: stores[order.storeID].map(storeSummary) ?? .init(id: order.storeID.uuidString.lowercased(), name: "", slug: "", city: ""),
-                customer: customers[order.userID].map {
+                customer: order.userID.flatMap { customers[$0] }.map {
                     .init(id: $0.id!.uuidString.lowercased(), displayName: $0.displayName, username: $0.username, email: $0.email)
                 },
                 status: .init(rawValue: order.status)!, fulfilment: .init(rawValue: order.fulfilment)!,

@@ -69,7 +69,9 @@ struct CreateCommerce: AsyncMigration {
         try await database.schema(Order.schema)
             .field("id", .uuid, .identifier(auto: false))
             .field("store_id", .uuid, .required, .references(Store.schema, "id", onDelete: .cascade))
-            .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
+            // The store keeps its orders when the customer deletes their account (AccountDeletion
+            // closes the open ones first); the customer's id goes.
+            .field("user_id", .uuid, .references(User.schema, "id", onDelete: .setNull))
             .field("checkout_id", .uuid, .required)
             .field("number", .int, .required)
             .field("status", .string, .required)

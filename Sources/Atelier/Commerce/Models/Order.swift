@@ -17,7 +17,8 @@ final class Order: Model, @unchecked Sendable {
 
     @ID(custom: "id", generatedBy: .user) var id: UUID?
     @Field(key: "store_id") var storeID: UUID
-    @Field(key: "user_id") var userID: UUID
+    /// Nil once the customer deleted their account.
+    @OptionalField(key: "user_id") var userID: UUID?
     @Field(key: "checkout_id") var checkoutID: UUID
     @Field(key: "number") var number: Int
     @Field(key: "status") var status: String

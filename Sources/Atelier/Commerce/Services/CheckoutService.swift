@@ -50,7 +50,7 @@ struct CheckoutService {
             let staff = try await LowStockAlerts.record(alerts, on: tx, now: now)
             return (orders, staff)
         }
-        for order in result.0 { await InboxService.announce(.orderUpdated, to: userID, by: nil, live: services.live) }
+        await InboxService.announce(.orderUpdated, to: userID, by: nil, live: services.live)
         for member in result.1 { await InboxService.announce(.lowStock, to: member, by: nil, live: services.live) }
         return result.0
     }

@@ -33,44 +33,19 @@ struct OrderService {
             if to == .completed, order.needsIDCheck, !idChecked, !order.idChecked {
                 throw Problem.conflict("This order holds age-restricted goods: check the customer's ID and confirm it.", field: "idChecked")
             }
-            let before = Order.StockState(rawValue: order.stockState) ?? .released
-            let after = OrderStateMachine.stockState(after: to, from: before, fulfilment: fulfilment)
-            let sql = tx as! any SQLDatabase
-            let moved = try await sql.raw("""
-                UPDATE \(ident: Order.schema) SET status = \(bind: to.rawValue), stock_state = \(bind: after.rawValue),
-                updated_at = \(bind: now), cancel_reason = \(bind: to == .cancelled ? trimmedReason : order.cancelReason),
-                id_checked = \(bind: order.idChecked || (to == .completed && idChecked)),
-                hold_until = \(bind: after == .allocated ? nil : order.holdUntil)
-                WHERE id = \(bind: orderID) AND status = \(bind: from.rawValue) AND stock_state = \(bind: before.rawValue)
-                RETURNING id
-                """).first()
-            guard moved != nil else {
-                throw Problem.conflict("Order \(order.number) changed meanwhile; reload it.", field: "to")
-            }
-            try await moveStock(of: order, from: before, to: after)
-            guard let updated = try await Order.find(orderID, on: tx) else { throw Problem.notFound("order") }
-            try await OrderHistory.record(updated, from: from, by: actor.userID, reason: trimmedReason, on: tx, now: now)
-            return (updated, true)
-
-            func moveStock(of order: Order, from before: Order.StockState, to after: Order.StockState) async throws {
-                guard before != after else { return }
-                let lines = try await OrderLine.query(on: tx).filter(\.$orderID == orderID).all()
-                let ledger = StockLedger(tx)
-                for line in lines.sorted(by: { ($0.variantID?.uuidString ?? "") < ($1.variantID?.uuidString ?? "") }) {
-                    guard let variantID = line.variantID else { continue }
-                    switch (before, after) {
-                    case (.held, .released): try await ledger.release(line.quantity, of: variantID, from: .held)
-                    case (.allocated, .released): try await ledger.release(line.quantity, of: variantID, from: .allocated)
-                    case (.held, .handedOver): try await ledger.handOver(line.quantity, of: variantID, from: .held)
-                    case (.allocated, .handedOver): try await ledger.handOver(line.quantity, of: variantID, from: .allocated)
-                    case (.held, .allocated): try await ledger.moveHeldToAllocated(line.quantity, of: variantID)
-                    default: break
-                    }
-                }
+            do {
+                let updated = try await OrderMove.apply(
+                    order, to: to, actorID: actor.userID, reason: trimmedReason, idChecked: idChecked, on: tx, now: now)
+                return (updated, true)
+            } catch let problem as Problem where problem.status == .conflict {
+                // A concurrent request made the same move first (two taps on "cancel"): that is
+                // the outcome asked for, not an error.
+                if let current = try await Order.find(orderID, on: tx), current.state == to { return (current, false) }
+                throw problem
             }
         }
-        if changed, order.userID != actor.userID {
-            await InboxService.announce(.orderUpdated, to: order.userID, by: actor.userID, live: services.live)
+        if changed, let customerID = order.userID, customerID != actor.userID {
+            await InboxService.announce(.orderUpdated, to: customerID, by: actor.userID, live: services.live)
         }
         return order
     }

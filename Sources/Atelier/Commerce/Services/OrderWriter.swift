@@ -97,11 +97,12 @@ enum OrderHistory {
         event.createdAt = now
         try await event.create(on: tx)
 
+        guard let customerID = order.userID else { return }
         let storeName = try await Store.find(order.storeID, on: tx)?.name ?? "the store"
         let id = order.id!.uuidString.lowercased()
         try await InboxService.record(
             .init(
-                recipientID: order.userID, kind: .orderUpdated, actorID: actorID,
+                recipientID: customerID, kind: .orderUpdated, actorID: actorID,
                 text: Self.text(order, storeName: storeName), link: "atelier://orders/\(id)", webPath: "/orders/\(id)"),
             on: tx, now: now)
     }
