@@ -67,6 +67,17 @@ extension TestApp {
         "payAtStore":true,"payByCard":false,"payByInvoice":false,"minimumOrder":{"amount":0,"currency":"SEK"},"signInToBrowse":false
         """
 
+    /// The settings with some fields changed (`["payByInvoice": "true"]`), and optionally more appended.
+    static func settings(_ changes: [String: String] = [:], extra: String = "") -> String {
+        var json = settingsJSON
+        for (key, value) in changes {
+            guard let range = json.range(of: #""\#(key)":"#) else { json += #","\#(key)":\#(value)"#; continue }
+            let end = json[range.upperBound...].firstIndex { $0 == "," || $0 == "\n" } ?? json.endIndex
+            json.replaceSubrange(range.upperBound..<end, with: value)
+        }
+        return json + extra + "}"
+    }
+
     /// Store A takes orders; its product costs 499.00 SEK.
     func shopFixture(stockS: Int = 10, stockM: Int = 3, settings extra: String = "") async throws -> ShopFixture {
         let catalog = try await catalogFixture()

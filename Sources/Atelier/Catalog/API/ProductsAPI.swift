@@ -14,7 +14,14 @@ extension APIHandler {
             await services.catalogCounters.add(.view, productID: productID, storeID: storeID)
             req.repeatWhenKept { await $0.catalogCounters.add(.view, productID: productID, storeID: storeID) }
         }
-        return .ok(.init(body: .json(try await productBody(view: view, req))))
+        var body = try await productBody(view: view, req)
+        if let tradePrice = view.product.tradePriceMinor,
+            try await StoreAccess(db: req.db).seesTradeTerms(of: view.store, user: caller?.user)
+        {
+            body.tradePrice = .init(amount: Int64(tradePrice), currency: view.product.currency)
+            body.caseSize = view.product.caseSize
+        }
+        return .ok(.init(body: .json(body)))
     }
 
     func listProducts(_ input: Operations.ListProducts.Input) async throws -> Operations.ListProducts.Output {

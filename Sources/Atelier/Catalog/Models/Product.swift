@@ -26,6 +26,9 @@ final class Product: Model, @unchecked Sendable {
     @Field(key: "status") var status: String
     @OptionalField(key: "min_age") var minAge: Int?
     @OptionalField(key: "external_url") var externalURL: String?
+    /// The price approved trade customers of the store pay, and the case they order in multiples of.
+    @OptionalField(key: "trade_price_minor") var tradePriceMinor: Int?
+    @Field(key: "case_size") var caseSize: Int
     @Field(key: "like_count") var likeCount: Int
     /// Creation time plus a random offset (discovery.md), as seconds since 1970.
     @Field(key: "feed_sort_key") var feedSortKey: Double

@@ -27,6 +27,9 @@ final class Store: Model, @unchecked Sendable {
     /// IANA zone the opening hours are in.
     @Field(key: "time_zone") var timeZone: String
     @Field(key: "status") var status: String
+    /// Sign-in-to-browse (commerce.md): only its staff and approved trade customers see the store
+    /// and its catalogue; it stays out of feeds, search and nearby lists. Mirrors the setting.
+    @Field(key: "members_only") var membersOnly: Bool
     @Field(key: "follower_count") var followerCount: Int
     @Field(key: "active_product_count") var activeProductCount: Int
     @Field(key: "created_at") var createdAt: Date
@@ -35,6 +38,8 @@ final class Store: Model, @unchecked Sendable {
     init() {}
 
     var isActive: Bool { status == Status.active.rawValue }
+    /// Seen by everyone: active and not members-only.
+    var isPublic: Bool { isActive && !membersOnly }
 
     var openingHours: [OpeningHours] {
         get { (try? JSONDecoder().decode([OpeningHours].self, from: Data(openingHoursJSON.utf8))) ?? [] }

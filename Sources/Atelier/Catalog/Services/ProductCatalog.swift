@@ -22,8 +22,10 @@ struct ProductCatalog {
         guard let product = try await Product.find(id, on: db), let store = try await Store.find(product.$store.id, on: db) else {
             throw Problem.notFound("product")
         }
-        if product.isActive, store.isActive { return product }
-        guard try await StoreAccess(db: db).canManage(store, user: user) else { throw Problem.notFound("product") }
+        if product.isActive, store.isPublic { return product }
+        let access = StoreAccess(db: db)
+        if product.isActive, store.isActive, try await access.canBrowse(store, user: user) { return product }
+        guard try await access.canManage(store, user: user) else { throw Problem.notFound("product") }
         return product
     }
 
@@ -36,13 +38,14 @@ struct ProductCatalog {
     /// `visibleProduct`'s rule in one small statement for the common case (active product, active store).
     func visibleProductRef(_ id: UUID, to user: User?) async throws -> ProductRef {
         let row = try await run("""
-            SELECT p.store_id, p.status, s.status AS store_status FROM \(ident: Product.schema) p
+            SELECT p.store_id, p.status, s.status AS store_status, s.members_only FROM \(ident: Product.schema) p
             JOIN \(ident: Store.schema) s ON s.id = p.store_id WHERE p.id = \(bind: id)
             """).first()
         guard let row else { throw Problem.notFound("product") }
         let storeID = try row.decode(column: "store_id", as: UUID.self)
         if try row.decode(column: "status", as: String.self) == Product.Status.active.rawValue,
-            try row.decode(column: "store_status", as: String.self) == Store.Status.active.rawValue {
+            try row.decode(column: "store_status", as: String.self) == Store.Status.active.rawValue,
+            try !row.decode(column: "members_only", as: Bool.self) {
             return ProductRef(id: id, storeID: storeID)
         }
         _ = try await visibleProduct(id, to: user)
@@ -85,7 +88,8 @@ struct ProductCatalog {
         let store = unindexed + "p.store_id", price = unindexed + "p.price_minor"
         var common: SQLQueryString = """
             p.status = \(bind: Product.Status.active.rawValue) \
-            AND \(unsafeRaw: store) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE s.status = \(bind: Store.Status.active.rawValue))
+            AND \(unsafeRaw: store) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE s.status = \(bind: Store.Status.active.rawValue) \
+            AND s.members_only = \(bind: false))
             """
         if let brandID = filter.brandID { common += " AND p.brand_id = \(bind: brandID)" }
         if let min = filter.priceMin { common += " AND \(unsafeRaw: price) >= \(bind: min)" }
@@ -126,8 +130,10 @@ struct ProductCatalog {
     /// The view of a product the caller may see (the rule of `visibleProduct`), read in one go.
     func visibleView(_ id: UUID, to user: User?) async throws -> ProductView {
         guard let view = try await ProductViewReader(db: db).views(ids: [id]).first else { throw Problem.notFound("product") }
-        if view.product.isActive, view.store.isActive { return view }
-        guard try await StoreAccess(db: db).canManage(view.store, user: user) else { throw Problem.notFound("product") }
+        if view.product.isActive, view.store.isPublic { return view }
+        let access = StoreAccess(db: db)
+        if view.product.isActive, view.store.isActive, try await access.canBrowse(view.store, user: user) { return view }
+        guard try await access.canManage(view.store, user: user) else { throw Problem.notFound("product") }
         return view
     }
 

@@ -19,6 +19,7 @@ struct ProductService {
         product.id = .v7(at: now)
         product.$store.id = storeID
         product.likeCount = 0
+        product.caseSize = 1
         product.createdAt = now
         product.feedSortKey = try await FeedSortKey(db: db, spreadHours: services.config.feedSpreadHours).draw(storeID: storeID, at: now)
         apply(draft, to: product)

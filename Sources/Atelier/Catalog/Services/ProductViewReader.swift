@@ -79,14 +79,14 @@ struct ProductViewReader {
 
     private static let productColumns = """
         p.id, p.store_id, p.title, p.description, p.brand_id, p.category_id, p.gender, p.price_minor, p.original_price_minor,
-        p.currency, p.colors, p.color_name, p.fabric, p.styles, p.status, p.min_age, p.external_url, p.like_count,
+        p.currency, p.colors, p.color_name, p.fabric, p.styles, p.status, p.min_age, p.external_url, p.trade_price_minor, p.case_size, p.like_count,
         p.feed_sort_key, p.created_at, p.updated_at
         """
     private static let storeColumns = """
         s.name AS s_name, s.slug AS s_slug, s.about AS s_about, s.phone AS s_phone, s.email AS s_email, s.website AS s_website,
         s.street AS s_street, s.postal_code AS s_postal_code, s.city AS s_city, s.lat AS s_lat, s.lng AS s_lng,
         s.opening_hours AS s_opening_hours, s.logo_media_id AS s_logo_media_id, s.cover_media_id AS s_cover_media_id,
-        s.time_zone AS s_time_zone, s.status AS s_status, s.follower_count AS s_follower_count,
+        s.time_zone AS s_time_zone, s.status AS s_status, s.members_only AS s_members_only, s.follower_count AS s_follower_count,
         s.active_product_count AS s_active_product_count, s.created_at AS s_created_at, s.updated_at AS s_updated_at
         """
     private static let brandColumns = """
@@ -120,6 +120,8 @@ struct ProductViewReader {
         product.stylesList = try row.decode(column: "styles", as: String.self)
         product.status = try row.decode(column: "status", as: String.self)
         product.minAge = try row.decode(column: "min_age", as: Int?.self)
+        product.tradePriceMinor = try row.decode(column: "trade_price_minor", as: Int?.self)
+        product.caseSize = try row.decode(column: "case_size", as: Int.self)
         product.externalURL = try row.decode(column: "external_url", as: String?.self)
         product.likeCount = try row.decode(column: "like_count", as: Int.self)
         product.feedSortKey = try row.decode(column: "feed_sort_key", as: Double.self)
@@ -144,6 +146,7 @@ struct ProductViewReader {
         store.coverMediaID = try row.decode(column: "s_cover_media_id", as: UUID?.self)
         store.timeZone = try row.decode(column: "s_time_zone", as: String.self)
         store.status = try row.decode(column: "s_status", as: String.self)
+        store.membersOnly = try row.decode(column: "s_members_only", as: Bool.self)
         store.followerCount = try row.decode(column: "s_follower_count", as: Int.self)
         store.activeProductCount = try row.decode(column: "s_active_product_count", as: Int.self)
         store.createdAt = try row.decode(column: "s_created_at", as: Date.self)

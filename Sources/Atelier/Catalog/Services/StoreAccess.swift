@@ -19,7 +19,31 @@ struct StoreAccess {
         return try await role(of: user, in: store.requireID()) != nil
     }
 
-    /// A store everyone may see: active ones; suspended ones only for admins and its staff.
+    /// Whether `user` is an approved trade customer of the store.
+    func isTradeCustomer(_ user: User?, of storeID: UUID) async throws -> Bool {
+        guard let userID = user?.id else { return false }
+        return try await TradeCustomer.query(on: db).filter(\.$storeID == storeID).filter(\.$userID == userID)
+            .filter(\.$status == TradeCustomer.Status.approved.rawValue).count() > 0
+    }
+
+    /// Trade prices and case sizes are for the store's approved trade customers and its staff.
+    func seesTradeTerms(of store: Store, user: User?) async throws -> Bool {
+        guard user != nil else { return false }
+        if try await isTradeCustomer(user, of: store.requireID()) { return true }
+        return try await canManage(store, user: user)
+    }
+
+    /// Whether `user` may see an active store's catalogue: everyone for a public store; for a
+    /// sign-in-to-browse one, its staff, admins and approved trade customers.
+    func canBrowse(_ store: Store, user: User?) async throws -> Bool {
+        guard store.isActive else { return try await canManage(store, user: user) }
+        if !store.membersOnly { return true }
+        if try await isTradeCustomer(user, of: store.requireID()) { return true }
+        return try await canManage(store, user: user)
+    }
+
+    /// A store everyone may see: active ones; suspended ones only for admins and its staff;
+    /// sign-in-to-browse ones only for its staff, admins and approved trade customers.
     func visibleStore(_ idOrSlug: String, to user: User?) async throws -> Store {
         let store: Store?
         if let id = UUID(uuidString: idOrSlug) {
@@ -28,8 +52,8 @@ struct StoreAccess {
             store = try await Store.query(on: db).filter(\.$slug == idOrSlug.lowercased()).first()
         }
         guard let store else { throw Problem.notFound("store") }
-        if store.isActive { return store }
-        guard try await canManage(store, user: user) else { throw Problem.notFound("store") }
+        if store.isPublic { return store }
+        guard try await canBrowse(store, user: user) else { throw Problem.notFound("store") }
         return store
     }
 

@@ -38,7 +38,7 @@ struct StoreService {
     private var now: Date { services.clock.now() }
 
     func list(query: String?, page: PageRequest) async throws -> Page<Store> {
-        var builder = Store.query(on: db).filter(\.$status == Store.Status.active.rawValue)
+        var builder = Store.query(on: db).filter(\.$status == Store.Status.active.rawValue).filter(\.$membersOnly == false)
         if let words = query?.trimmingCharacters(in: .whitespaces).lowercased(), !words.isEmpty {
             builder = builder.filter(\.$slug ~~ Slug.make(words))
         }
@@ -83,6 +83,7 @@ struct StoreService {
         store.openingHours = []
         store.timeZone = input.timeZone
         store.status = Store.Status.active.rawValue
+        store.membersOnly = false
         store.followerCount = 0
         store.activeProductCount = 0
         store.createdAt = now

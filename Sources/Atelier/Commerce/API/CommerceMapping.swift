@@ -26,7 +26,7 @@ enum CommerceMapping {
         return .init(
             variantId: line.variant.id!.uuidString.lowercased(), productId: line.product.id!.uuidString.lowercased(),
             title: line.product.title, size: line.variant.size, color: line.variant.color, quantity: line.line.quantity,
-            unitPrice: money(line.product.priceMinor, currency), lineTotal: money(line.lineTotalMinor, currency),
+            unitPrice: money(line.unitPriceMinor, currency), lineTotal: money(line.lineTotalMinor, currency),
             available: line.variant.available,
             issues: line.issues.map { issue in
                 .init(

@@ -8,14 +8,19 @@ struct CartContents: Sendable {
         var line: CartLine
         var variant: ProductVariant
         var product: Product
+        /// The buyer is an approved trade customer of the store and the product has a trade price.
+        var atTradePrice: Bool
         var issues: [Issue]
 
-        var lineTotalMinor: Int { product.priceMinor * line.quantity }
+        var unitPriceMinor: Int { atTradePrice ? product.tradePriceMinor ?? product.priceMinor : product.priceMinor }
+        var lineTotalMinor: Int { unitPriceMinor * line.quantity }
     }
 
     struct Group: Sendable {
         var store: Store
         var settings: CommerceSettings?
+        /// The cart's owner is an approved trade customer of this store.
+        var tradeCustomer: Bool
         var lines: [Line]
 
         var orderingEnabled: Bool { store.isActive && settings?.orderingEnabled == true }
@@ -23,7 +28,7 @@ struct CartContents: Sendable {
         var currency: String { lines.first?.product.currency ?? "SEK" }
     }
 
-    enum IssueKind: String, Sendable { case inactive, outOfStock, notEnoughStock, priceChanged, notOrderable }
+    enum IssueKind: String, Sendable { case inactive, outOfStock, notEnoughStock, priceChanged, notOrderable, caseMultiple }
 
     struct Issue: Sendable {
         var kind: IssueKind
@@ -61,6 +66,11 @@ struct CartContents: Sendable {
         let stores = Dictionary(uniqueKeysWithValues: try await Store.query(on: db).filter(\.$id ~~ storeIDs).all().map { ($0.id!, $0) })
         let settings = Dictionary(
             uniqueKeysWithValues: try await CommerceSettings.query(on: db).filter(\.$storeID ~~ storeIDs).all().map { ($0.storeID, $0) })
+        var tradeStores: Set<UUID> = []
+        if let userID = try await Cart.find(cartID, on: db)?.userID {
+            tradeStores = Set(try await TradeCustomer.query(on: db).filter(\.$userID == userID).filter(\.$storeID ~~ storeIDs)
+                .filter(\.$status == TradeCustomer.Status.approved.rawValue).all().map(\.storeID))
+        }
 
         // Two lines of one variant (a merge racing an add) share the variant's availability.
         var wanted: [UUID: Int] = [:]
@@ -69,21 +79,22 @@ struct CartContents: Sendable {
         var groups: [Group] = []
         for row in rows {
             guard let variant = variantsByID[row.variantID], let store = stores[variant.product.$store.id] else { continue }
-            let issues = Self.issues(of: row, variant: variant, store: store, settings: settings[store.id!], wanted: wanted[row.variantID] ?? 0)
-            let line = Line(line: row, variant: variant, product: variant.product, issues: issues)
+            let trade = tradeStores.contains(store.id!)
+            var line = Line(line: row, variant: variant, product: variant.product, atTradePrice: trade && variant.product.tradePriceMinor != nil, issues: [])
+            line.issues = Self.issues(of: line, store: store, settings: settings[store.id!], wanted: wanted[row.variantID] ?? 0, trade: trade)
             if let index = groups.firstIndex(where: { $0.store.id == store.id }) {
                 groups[index].lines.append(line)
             } else {
-                groups.append(Group(store: store, settings: settings[store.id!], lines: [line]))
+                groups.append(Group(store: store, settings: settings[store.id!], tradeCustomer: trade, lines: [line]))
             }
         }
         return CartContents(cartID: cartID, groups: groups)
     }
 
-    private static func issues(of row: CartLine, variant: ProductVariant, store: Store, settings: CommerceSettings?, wanted: Int) -> [Issue] {
-        let product = variant.product
+    private static func issues(of line: Line, store: Store, settings: CommerceSettings?, wanted: Int, trade: Bool) -> [Issue] {
+        let (row, variant, product) = (line.line, line.variant, line.product)
         var issues: [Issue] = []
-        if !product.isActive || !store.isActive {
+        if !product.isActive || !store.isActive || (store.membersOnly && !trade) {
             issues.append(Issue(kind: .inactive, message: "\(product.title) is no longer for sale."))
         } else if settings?.orderingEnabled != true {
             issues.append(Issue(kind: .notOrderable, message: "\(store.name) does not take orders at the moment."))
@@ -93,8 +104,11 @@ struct CartContents: Sendable {
         } else if wanted > variant.available {
             issues.append(Issue(kind: .notEnoughStock, message: "Only \(variant.available) of size \(variant.size) left."))
         }
-        if product.priceMinor != row.seenPriceMinor {
-            let now = MoneyText.format(product.priceMinor, product.currency)
+        if trade, product.caseSize > 1, !row.quantity.isMultiple(of: product.caseSize) {
+            issues.append(Issue(kind: .caseMultiple, message: "Order \(product.title) in cases of \(product.caseSize)."))
+        }
+        if line.unitPriceMinor != row.seenPriceMinor {
+            let now = MoneyText.format(line.unitPriceMinor, product.currency)
             let was = MoneyText.format(row.seenPriceMinor, product.currency)
             issues.append(Issue(kind: .priceChanged, message: "The price is now \(now) (was \(was)).", previousPriceMinor: row.seenPriceMinor))
         }

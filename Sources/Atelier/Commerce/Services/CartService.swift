@@ -26,7 +26,7 @@ struct CartService {
         let variantID = try Self.variantID(rawVariantID)
         let now = now
         return try await services.writeTransaction(on: db) { tx in
-            let target = try await OrderableVariant.load(variantID, on: tx)
+            let target = try await OrderableVariant.load(variantID, for: buyer, on: tx)
             try await target.checkBuyer(buyer, today: now, on: tx)
             let cart = try await cart(of: owner, on: tx, create: true)!
             let lines = try await CartLine.query(on: tx).filter(\.$cartID == cart.id!).filter(\.$variantID == variantID).all()
@@ -49,7 +49,7 @@ struct CartService {
             if quantity == 0 {
                 for line in lines { try await line.delete(on: tx) }
             } else {
-                let target = try await OrderableVariant.load(variantID, on: tx)
+                let target = try await OrderableVariant.load(variantID, for: buyer, on: tx)
                 try await target.checkBuyer(buyer, today: now, on: tx)
                 try target.checkAvailable(quantity)
                 try await write(quantity, of: target, into: cart, replacing: lines, on: tx)
@@ -80,8 +80,8 @@ struct CartService {
         try await services.writeTransaction(on: db) { tx in
             guard let cart = try await cart(of: owner, on: tx) else { return .empty }
             let contents = try await CartContents.load(cart.id, on: tx)
-            for line in contents.lines where line.line.seenPriceMinor != line.product.priceMinor {
-                line.line.seenPriceMinor = line.product.priceMinor
+            for line in contents.lines where line.line.seenPriceMinor != line.unitPriceMinor {
+                line.line.seenPriceMinor = line.unitPriceMinor
                 try await line.line.update(on: tx)
             }
             return try await CartContents.load(cart.id, on: tx)
@@ -97,11 +97,11 @@ struct CartService {
             let guestLines = try await CartLine.query(on: tx).filter(\.$cartID == guest.id!).sort(\.$addedAt).all()
             let cart = try await cart(of: .user(user.requireID()), on: tx, create: true)!
             for guestLine in guestLines {
-                guard let target = try? await OrderableVariant.load(guestLine.variantID, on: tx),
+                guard let target = try? await OrderableVariant.load(guestLine.variantID, for: user, on: tx),
                     (try? await target.checkBuyer(user, today: now, on: tx)) != nil
                 else { continue }
                 let lines = try await CartLine.query(on: tx).filter(\.$cartID == cart.id!).filter(\.$variantID == guestLine.variantID).all()
-                let total = min(lines.reduce(guestLine.quantity) { $0 + $1.quantity }, target.variant.available)
+                let total = target.orderable(upTo: lines.reduce(guestLine.quantity) { $0 + $1.quantity })
                 if total > 0 { try await write(total, of: target, into: cart, replacing: lines, on: tx) }
             }
             try await guest.delete(on: tx)
@@ -115,11 +115,11 @@ struct CartService {
         return try await services.writeTransaction(on: db) { tx in
             let cart = try await cart(of: .user(user.requireID()), on: tx, create: true)!
             for orderLine in orderLines {
-                guard let variantID = orderLine.variantID, let target = try? await OrderableVariant.load(variantID, on: tx),
+                guard let variantID = orderLine.variantID, let target = try? await OrderableVariant.load(variantID, for: user, on: tx),
                     (try? await target.checkBuyer(user, today: now, on: tx)) != nil
                 else { continue }
                 let lines = try await CartLine.query(on: tx).filter(\.$cartID == cart.id!).filter(\.$variantID == variantID).all()
-                let total = min(lines.reduce(orderLine.quantity) { $0 + $1.quantity }, target.variant.available)
+                let total = target.orderable(upTo: lines.reduce(orderLine.quantity) { $0 + $1.quantity })
                 if total > 0 { try await write(total, of: target, into: cart, replacing: lines, on: tx) }
             }
             return try await CartContents.load(cart.id, on: tx)
@@ -136,7 +136,7 @@ struct CartService {
             line.addedAt = now
         }
         line.quantity = quantity
-        line.seenPriceMinor = target.product.priceMinor
+        line.seenPriceMinor = target.unitPriceMinor
         try await line.save(on: tx)
         for extra in lines.dropFirst() { try await extra.delete(on: tx) }
         cart.updatedAt = now
@@ -176,20 +176,37 @@ struct OrderableVariant {
     var product: Product
     var store: Store
     var settings: CommerceSettings?
+    /// The buyer is an approved trade customer of the store: trade price, whole cases.
+    var tradeCustomer = false
 
-    /// The variant when it is for sale; an unknown or hidden one is a 422 naming `variantId`.
-    static func load(_ id: UUID, on db: any Database) async throws -> OrderableVariant {
+    var unitPriceMinor: Int { tradeCustomer ? product.tradePriceMinor ?? product.priceMinor : product.priceMinor }
+
+    /// The variant when `buyer` (nil: signed out) may order it; an unknown one, or one the buyer may
+    /// not see (a sign-in-to-browse store), is a 422 naming `variantId`.
+    static func load(_ id: UUID, for buyer: User?, on db: any Database) async throws -> OrderableVariant {
         guard let variant = try await ProductVariant.query(on: db).filter(\.$id == id).with(\.$product, { $0.with(\.$store) }).first(),
-            variant.product.isActive, variant.product.store.isActive
+            variant.product.isActive, variant.product.store.isActive,
+            try await StoreAccess(db: db).canBrowse(variant.product.store, user: buyer)
         else { throw Problem.invalid("variantId", "is not a size of a product on sale") }
         let settings = try await CommerceSettings.query(on: db).filter(\.$storeID == variant.product.$store.id).first()
         guard settings?.orderingEnabled == true else {
             throw Problem.conflict("\(variant.product.store.name) does not take orders at the moment.", field: "variantId")
         }
-        return OrderableVariant(variant: variant, product: variant.product, store: variant.product.store, settings: settings)
+        let trade = try await StoreAccess(db: db).isTradeCustomer(buyer, of: variant.product.$store.id)
+        return OrderableVariant(variant: variant, product: variant.product, store: variant.product.store, settings: settings, tradeCustomer: trade)
+    }
+
+    /// The largest quantity up to `wanted` that can be ordered: available, in whole cases for the trade.
+    func orderable(upTo wanted: Int) -> Int {
+        let capped = min(wanted, variant.available)
+        guard tradeCustomer, product.caseSize > 1 else { return capped }
+        return capped - capped % product.caseSize
     }
 
     func checkAvailable(_ quantity: Int) throws {
+        if tradeCustomer, product.caseSize > 1, !quantity.isMultiple(of: product.caseSize) {
+            throw Problem.invalid("quantity", "\(product.title) is sold to the trade in cases of \(product.caseSize): order a multiple of it")
+        }
         guard quantity <= variant.available else {
             let left = variant.available == 0 ? "none are" : "only \(variant.available) \(variant.available == 1 ? "is" : "are")"
             throw Problem.invalid("quantity", "\(left) available in size \(variant.size)")

@@ -68,10 +68,14 @@ struct CheckoutService {
             }
             for line in group.lines {
                 let variantID = line.variant.id!.uuidString.lowercased()
-                if !line.product.isActive {
+                if group.tradeCustomer, line.product.caseSize > 1, !line.line.quantity.isMultiple(of: line.product.caseSize) {
+                    throw Problem.invalid(
+                        "lines.\(variantID).quantity", "\(line.product.title) is sold to the trade in cases of \(line.product.caseSize)")
+                }
+                if !line.product.isActive || (group.store.membersOnly && !group.tradeCustomer) {
                     errors.append(.init(field: "lines.\(variantID)", message: "\(line.product.title) is no longer for sale"))
-                } else if line.product.priceMinor != line.line.seenPriceMinor {
-                    let now = MoneyText.format(line.product.priceMinor, line.product.currency)
+                } else if line.unitPriceMinor != line.line.seenPriceMinor {
+                    let now = MoneyText.format(line.unitPriceMinor, line.product.currency)
                     errors.append(.init(field: "lines.\(variantID).price", message: "\(line.product.title) now costs \(now)"))
                 }
             }
@@ -111,7 +115,8 @@ struct CheckoutService {
         case .card:
             throw Problem.invalid("paymentMethod", "card payments are not available yet; choose payAtStore")
         case .invoice:
-            throw Problem.invalid("paymentMethod", "only approved trade customers of \(name) can pay by invoice")
+            guard group.tradeCustomer else { throw Problem.invalid("paymentMethod", "only approved trade customers of \(name) can pay by invoice") }
+            guard settings.payByInvoice else { throw Problem.invalid("paymentMethod", "\(name) does not send invoices") }
         }
     }
 

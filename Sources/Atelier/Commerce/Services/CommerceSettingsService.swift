@@ -82,7 +82,13 @@ struct CommerceSettingsService {
         row.requireIDCheck = draft.requireIDCheck
         row.signInToBrowse = draft.signInToBrowse
         row.updatedAt = now
-        try await services.writeTransaction(on: db) { tx in try await row.save(on: tx) }
+        let storeID = try store.requireID()
+        try await services.writeTransaction(on: db) { tx in
+            try await row.save(on: tx)
+            try await Store.query(on: tx).filter(\.$id == storeID).set(\.$membersOnly, to: draft.signInToBrowse).update()
+        }
+        // Signed-out answers kept in the caches may list the store's products.
+        services.catalogChanged()
         return row
     }
 }

@@ -55,7 +55,7 @@ struct OrderWriter {
             row.variantID = line.variant.id
             row.title = line.product.title
             row.size = line.variant.size
-            row.unitPriceMinor = line.product.priceMinor
+            row.unitPriceMinor = line.unitPriceMinor
             row.quantity = line.line.quantity
             row.position = position
             try await row.create(on: tx)

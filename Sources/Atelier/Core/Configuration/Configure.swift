@@ -85,5 +85,6 @@ enum Migrations {
         app.migrations.add(CreateMagazineReaders())
         app.migrations.add(DetachMediaFromUploaders())
         app.migrations.add(CreateCommerce())
+        app.migrations.add(CreateTradeCustomers())
     }
 }

@@ -55,7 +55,7 @@ struct SearchConditions {
         if let placeStoreIDs {
             sql += " AND \(unsafeRaw: storeColumn) IN (\(binds: placeStoreIDs))"
         } else {
-            sql += " AND \(unsafeRaw: storeColumn) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE s.status = \(bind: Store.Status.active.rawValue))"
+            sql += " AND \(unsafeRaw: storeColumn) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE s.status = \(bind: Store.Status.active.rawValue) AND s.members_only = \(bind: false))"
         }
         if !categoryPaths.isEmpty {
             let ranges = categoryPaths.map { path -> SQLQueryString in

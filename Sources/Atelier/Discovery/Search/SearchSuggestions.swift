@@ -35,7 +35,7 @@ struct SearchSuggestions {
 
         let brands = try await Brand.query(on: db).filter(\.$status == Brand.Status.approved.rawValue).field(\.$id).field(\.$name).all()
         result.brands = match.best(brands, limit: Self.limit, name: \.name).map { Suggestion(id: $0.id!, label: $0.name, detail: "") }
-        let stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue)
+        let stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue).filter(\.$membersOnly == false)
             .field(\.$id).field(\.$name).field(\.$city).all()
         result.stores = match.best(stores, limit: Self.limit, name: \.name).map { Suggestion(id: $0.id!, label: $0.name, detail: $0.city) }
         let categories = try await Category.query(on: db).all()
@@ -52,7 +52,8 @@ struct SearchSuggestions {
             SELECT c.path AS path, COUNT(*) AS n FROM \(ident: Product.schema) p
             JOIN \(ident: Category.schema) c ON c.id = p.category_id
             WHERE p.status = \(bind: Product.Status.active.rawValue)
-            AND p.store_id IN (SELECT s.id FROM \(ident: Store.schema) s WHERE s.status = \(bind: Store.Status.active.rawValue))
+            AND p.store_id IN (SELECT s.id FROM \(ident: Store.schema) s WHERE s.status = \(bind: Store.Status.active.rawValue)
+                AND s.members_only = \(bind: false))
             AND c.path > \(bind: category.path) AND c.path < \(bind: Category.subtreeEnd(category.path))
             GROUP BY c.path
             """).all()

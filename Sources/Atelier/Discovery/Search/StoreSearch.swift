@@ -33,7 +33,7 @@ struct StoreSearch {
         if !(1...PageRequest.maxLimit).contains(limit) { errors.add("limit", "must be between 1 and \(PageRequest.maxLimit)") }
         try errors.throwIfAny()
 
-        var stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue).all()
+        var stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue).filter(\.$membersOnly == false).all()
         if let city = request.city?.trimmingCharacters(in: .whitespaces), !city.isEmpty {
             let wanted = TextMatch.fold(city)
             stores = stores.filter { TextMatch.fold($0.city) == wanted }

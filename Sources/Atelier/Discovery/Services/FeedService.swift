@@ -54,6 +54,8 @@ struct FeedService {
         } else {
             query.appendInterpolation(unsafeRaw: "\nAND \(storeColumn) IN (SELECT s.id FROM \(Store.schema) s WHERE s.status = ")
             query.appendInterpolation(bind: Store.Status.active.rawValue)
+            query.appendInterpolation(unsafeRaw: " AND s.members_only = ")
+            query.appendInterpolation(bind: false)
             query.appendInterpolation(unsafeRaw: ")")
         }
         switch kind {

@@ -21,7 +21,7 @@ struct NearbyStores {
         if !(1...PageRequest.maxLimit).contains(limit) { errors.add("limit", "must be between 1 and \(PageRequest.maxLimit)") }
         try errors.throwIfAny()
         let now = services.clock.now()
-        let stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue).all()
+        let stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue).filter(\.$membersOnly == false).all()
         return stores
             .map { store in
                 let km = Geo.distanceKm(lat1: lat, lng1: lng, lat2: store.lat, lng2: store.lng)

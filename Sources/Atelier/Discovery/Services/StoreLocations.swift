@@ -26,6 +26,7 @@ struct StoreLocations {
     private func activeStores() async throws -> [Location] {
         try await (db as! any SQLDatabase).raw("""
             SELECT id, lat, lng, city FROM \(ident: Store.schema) WHERE status = \(bind: Store.Status.active.rawValue)
+            AND members_only = \(bind: false)
             """).all(decoding: Location.self)
     }
 }
