@@ -40,7 +40,10 @@ enum CommerceMapping {
     }
 
     /// Orders with their lines, history, store and (for staff) customer, read in a few queries.
-    static func orders(_ orders: [Order], withCustomers: Bool, on db: any Database) async throws -> [Components.Schemas.Order] {
+    /// `payment` is filled for the customer's own view (`stripe`: the provider's settings).
+    static func orders(
+        _ orders: [Order], withCustomers: Bool, payment stripe: AppConfig.Stripe? = nil, on db: any Database
+    ) async throws -> [Components.Schemas.Order] {
         guard !orders.isEmpty else { return [] }
         let ids = orders.map { $0.id! }
         let lines = Dictionary(grouping: try await OrderLine.query(on: db).filter(\.$orderID ~~ ids).sort(\.$position).all(), by: \.orderID)
@@ -76,6 +79,7 @@ enum CommerceMapping {
                     .init(name: $0.name, street: $0.street, postalCode: $0.postalCode, city: $0.city, phone: $0.phone, lat: $0.lat, lng: $0.lng)
                 },
                 cancelReason: order.cancelReason, idChecked: order.idChecked,
+                payment: payment(order, stripe),
                 history: (events[order.id!] ?? []).map { event in
                     .init(
                         from: event.fromStatus.flatMap { .init(rawValue: $0) }, to: .init(rawValue: event.toStatus)!, at: event.createdAt,
@@ -83,6 +87,11 @@ enum CommerceMapping {
                 },
                 createdAt: order.createdAt, updatedAt: order.updatedAt)
         }
+    }
+
+    static func payment(_ order: Order, _ stripe: AppConfig.Stripe?) -> Components.Schemas.OrderPayment? {
+        guard let stripe, order.state == .pendingPayment, let secret = order.paymentClientSecret else { return nil }
+        return .init(provider: .stripe, clientSecret: secret, publishableKey: stripe.publishableKey, payBefore: order.holdUntil)
     }
 
     static func settings(_ s: CommerceSettings, currency: String) -> Components.Schemas.CommerceSettings {

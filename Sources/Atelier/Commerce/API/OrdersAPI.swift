@@ -21,7 +21,7 @@ extension APIHandler {
             fulfilment: Order.Fulfilment(rawValue: body.fulfilment.rawValue)!, payment: Order.Payment(rawValue: body.paymentMethod.rawValue)!,
             discountCode: body.discountCode, address: address)
         let orders = try await CheckoutService(db: req.db, services: services).checkout(checkout, by: user)
-        return .created(.init(body: .json(.init(orders: try await CommerceMapping.orders(orders, withCustomers: false, on: req.db)))))
+        return .created(.init(body: .json(.init(orders: try await CommerceMapping.orders(orders, withCustomers: false, payment: services.config.stripe, on: req.db)))))
     }
 
     func listMyOrders(_ input: Operations.ListMyOrders.Input) async throws -> Operations.ListMyOrders.Output {
@@ -29,7 +29,7 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
         let orders = try await OrderService(db: req.db, services: services).orders(of: user, page: page)
-        let items = try await CommerceMapping.orders(orders.items, withCustomers: false, on: req.db)
+        let items = try await CommerceMapping.orders(orders.items, withCustomers: false, payment: services.config.stripe, on: req.db)
         return .ok(.init(body: .json(.init(items: items, nextCursor: orders.nextCursor))))
     }
 
@@ -37,7 +37,8 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         let order = try await OrderService(db: req.db, services: services).visibleOrder(input.path.orderId, to: user)
-        let body = try await CommerceMapping.orders([order], withCustomers: order.userID != user.id, on: req.db)[0]
+        let mine = order.userID == user.id
+        let body = try await CommerceMapping.orders([order], withCustomers: !mine, payment: mine ? services.config.stripe : nil, on: req.db)[0]
         return .ok(.init(body: .json(body)))
     }
 
@@ -60,5 +61,19 @@ extension APIHandler {
         guard order.userID == user.id else { throw Problem.notFound("order") }
         let contents = try await CartService(db: req.db, services: services).reorder(order, for: user)
         return .ok(.init(body: .json(CommerceMapping.cart(contents))))
+    }
+
+    func startOrderPayment(_ input: Operations.StartOrderPayment.Input) async throws -> Operations.StartOrderPayment.Output {
+        let req = try request()
+        let user = try await req.requireCaller().user
+        let order = try await OrderService(db: req.db, services: services).visibleOrder(input.path.orderId, to: user)
+        guard order.userID == user.id else { throw Problem.notFound("order") }
+        guard order.state == .pendingPayment, let provider = services.payments else {
+            throw Problem.conflict("Order \(order.number) is not waiting for a card payment.")
+        }
+        // An unreachable provider is a 503 with Retry-After (`TemporaryFailure`).
+        let intent = try await CardPayments(db: req.db, services: services, provider: provider).intent(for: order)
+        return .ok(.init(body: .json(.init(
+            provider: .stripe, clientSecret: intent.clientSecret, publishableKey: services.config.stripe.publishableKey, payBefore: order.holdUntil))))
     }
 }

@@ -37,6 +37,9 @@ final class Order: Model, @unchecked Sendable {
     /// It holds age-restricted goods and the store requires an ID check at handover.
     @Field(key: "needs_id_check") var needsIDCheck: Bool
     @Field(key: "id_checked") var idChecked: Bool
+    /// Card orders: the provider's payment intent and the secret the app confirms it with.
+    @OptionalField(key: "payment_intent_id") var paymentIntentID: String?
+    @OptionalField(key: "payment_client_secret") var paymentClientSecret: String?
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import Logging
 import SQLKit
 
 /// Turns the shopper's cart into one order per store, atomically: every check is made again
@@ -52,6 +53,19 @@ struct CheckoutService {
         }
         await InboxService.announce(.orderUpdated, to: userID, by: nil, live: services.live)
         for member in result.1 { await InboxService.announce(.lowStock, to: member, by: nil, live: services.live) }
+        if request.payment == .card, let provider = services.payments {
+            // After the commit: an order never waits on the provider inside a transaction. If the
+            // provider is unreachable the order waits for payment anyway; the app asks again with
+            // `POST /orders/{id}/payment`, and the hold expires if it is never paid.
+            let payments = CardPayments(db: db, services: services, provider: provider)
+            for order in result.0 {
+                do {
+                    _ = try await payments.intent(for: order)
+                } catch {
+                    Logger(label: "atelier.payments").warning("Payment intent for order \(order.id!) failed: \(error)")
+                }
+            }
+        }
         return result.0
     }
 
@@ -113,7 +127,7 @@ struct CheckoutService {
         case .payAtStore:
             guard settings.payAtStore else { throw Problem.invalid("paymentMethod", "\(name) does not take payment in the shop") }
         case .card:
-            throw Problem.invalid("paymentMethod", "card payments are not available yet; choose payAtStore")
+            guard settings.payByCard, services.payments != nil else { throw Problem.invalid("paymentMethod", "\(name) does not take card payments") }
         case .invoice:
             guard group.tradeCustomer else { throw Problem.invalid("paymentMethod", "only approved trade customers of \(name) can pay by invoice") }
             guard settings.payByInvoice else { throw Problem.invalid("paymentMethod", "\(name) does not send invoices") }

@@ -17,6 +17,8 @@ enum APIRoutes {
             // Compact JSON (the runtime's default pretty-prints); sorted keys keep bodies, and so ETags, stable.
             configuration: Configuration(dateTranscoder: LenientISO8601Dates(), jsonEncodingOptions: [.sortedKeys]))
 
+        PaymentWebhookRoute.register(app)
+
         // The contract itself, byte for byte.
         let contractPath = app.directory.workingDirectory + "openapi.yaml"
         app.get("api", "v1", "openapi.yaml") { req async throws -> Response in

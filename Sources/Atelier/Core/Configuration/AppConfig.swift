@@ -75,6 +75,19 @@ public struct AppConfig: Sendable {
     public var magazineLanguages: [String] = ["en", "ro"]
     /// The apps that shared links open (smart app banner, Universal Links, App Links).
     public var appLinks = AppLinks()
+    /// Card payments through Stripe (commerce.md); off without a secret key.
+    public var stripe = Stripe()
+
+    public struct Stripe: Sendable {
+        public var secretKey: String?
+        /// The signing secret of the webhook endpoint (`whsec_…`).
+        public var webhookSecret: String?
+        /// Stripe's API; tests point it at a local fake.
+        public var apiBase: String = "https://api.stripe.com"
+        public var publishableKey: String?
+
+        public var isConfigured: Bool { secretKey != nil && webhookSecret != nil }
+    }
 
     public struct AppLinks: Sendable {
         public var appleAppStoreID: String?
@@ -202,6 +215,9 @@ public struct AppConfig: Sendable {
         config.appLinks = AppLinks(
             appleAppStoreID: value("APPLE_APP_STORE_ID"), appleAppIDs: list("APPLE_APP_IDS"),
             androidPackage: value("ANDROID_APP_PACKAGE"), androidCertFingerprints: list("ANDROID_CERT_FINGERPRINTS"))
+        config.stripe = Stripe(
+            secretKey: value("STRIPE_SECRET_KEY"), webhookSecret: value("STRIPE_WEBHOOK_SECRET"),
+            apiBase: (value("STRIPE_API_BASE") ?? "https://api.stripe.com").trimmingSuffix("/"), publishableKey: value("STRIPE_PUBLISHABLE_KEY"))
         guard (0...72).contains(config.feedSpreadHours) else { throw ConfigError.invalid("FEED_SPREAD_HOURS", "\(config.feedSpreadHours)") }
         return config
     }

@@ -86,5 +86,6 @@ enum Migrations {
         app.migrations.add(DetachMediaFromUploaders())
         app.migrations.add(CreateCommerce())
         app.migrations.add(CreateTradeCustomers())
+        app.migrations.add(AddCardPayments())
     }
 }

@@ -17,6 +17,8 @@ public final class AtelierServices: Sendable {
     let sqliteWriters = AsyncSemaphore(permits: 1)
     /// Live events to open WebSockets (moments' albums, inboxes).
     let live = LiveUpdates()
+    /// Card payments; nil unless Stripe is configured (`STRIPE_SECRET_KEY`, `STRIPE_WEBHOOK_SECRET`).
+    let payments: (any PaymentProvider)?
     /// The open live WebSockets, closed at shutdown.
     let liveSockets = LiveSocketRegistry()
     /// Ranked search pages for a short time; nil when `SEARCH_CACHE_SECONDS` is 0.
@@ -39,6 +41,7 @@ public final class AtelierServices: Sendable {
         self.socialVerifier = socialVerifier
         self.media = media
         self.catalogCounters = catalogCounters
+        payments = config.stripe.isConfigured ? StripePayments(settings: config.stripe) : nil
         searchCache = config.searchCacheSeconds > 0 ? SearchResultCache(lifetime: TimeInterval(config.searchCacheSeconds)) : nil
         publicListCache = config.publicListCacheSeconds > 0
             ? GenerationCache(lifetime: TimeInterval(config.publicListCacheSeconds), capacity: 32 << 20) { $0.body.readableBytes } : nil

@@ -37,6 +37,8 @@ enum TemporaryFailure {
             return "A service the server depends on"
         case let error as MediaStoreUnavailable:
             return error.what
+        case is PaymentProviderUnavailable:
+            return "The card payment service"
         default:
             return nil
         }

@@ -1,0 +1,31 @@
+import Foundation
+
+/// A card payment service. Card data never reaches this server: the provider makes a payment
+/// intent whose client secret the app uses with the provider's own SDK, and tells us the outcome
+/// through signed webhooks.
+protocol PaymentProvider: Sendable {
+    /// Creates (or, for the same `idempotencyKey`, returns again) a payment intent.
+    func createIntent(amountMinor: Int, currency: String, orderID: UUID, idempotencyKey: String) async throws -> PaymentIntent
+    /// Checks a webhook's signature and age, and reads its event.
+    func verifyWebhook(payload: Data, signature: String?, now: Date) throws -> PaymentEvent
+}
+
+struct PaymentIntent: Sendable, Equatable {
+    var id: String
+    var clientSecret: String
+}
+
+struct PaymentEvent: Sendable, Equatable {
+    /// `failed` leaves the order waiting (the shopper may try another card until the hold ends);
+    /// `canceled` ends it.
+    enum Outcome: Sendable, Equatable { case succeeded, failed, canceled, other }
+
+    var id: String
+    var outcome: Outcome
+    var intentID: String?
+}
+
+/// The provider could not be reached or refused the request: a 503 to the caller, who may retry.
+struct PaymentProviderUnavailable: Error, CustomStringConvertible {
+    var description: String
+}
