@@ -77,6 +77,7 @@ extension Components.Schemas.Product {
             },
             photos: view.photos.map { .init($0, service: media) },
             status: .init(rawValue: product.status) ?? .inactive, minAge: product.minAge, externalUrl: product.externalURL,
+            rating: product.reviewCount > 0 ? .init(average: Double(product.ratingSum) / Double(product.reviewCount), count: product.reviewCount) : nil,
             likeCount: product.likeCount, webUrl: "\(baseURL)/products/\(product.id!.uuidString.lowercased())",
             createdAt: product.createdAt, updatedAt: product.updatedAt)
     }

@@ -29,6 +29,9 @@ final class Product: Model, @unchecked Sendable {
     /// The price approved trade customers of the store pay, and the case they order in multiples of.
     @OptionalField(key: "trade_price_minor") var tradePriceMinor: Int?
     @Field(key: "case_size") var caseSize: Int
+    /// Visible reviews and the sum of their stars (the average is their quotient).
+    @Field(key: "review_count") var reviewCount: Int
+    @Field(key: "rating_sum") var ratingSum: Int
     @Field(key: "like_count") var likeCount: Int
     /// Creation time plus a random offset (discovery.md), as seconds since 1970.
     @Field(key: "feed_sort_key") var feedSortKey: Double

@@ -20,6 +20,8 @@ struct ProductService {
         product.$store.id = storeID
         product.likeCount = 0
         product.caseSize = 1
+        product.reviewCount = 0
+        product.ratingSum = 0
         product.createdAt = now
         product.feedSortKey = try await FeedSortKey(db: db, spreadHours: services.config.feedSpreadHours).draw(storeID: storeID, at: now)
         apply(draft, to: product)

@@ -79,7 +79,7 @@ struct ProductViewReader {
 
     private static let productColumns = """
         p.id, p.store_id, p.title, p.description, p.brand_id, p.category_id, p.gender, p.price_minor, p.original_price_minor,
-        p.currency, p.colors, p.color_name, p.fabric, p.styles, p.status, p.min_age, p.external_url, p.trade_price_minor, p.case_size, p.like_count,
+        p.currency, p.colors, p.color_name, p.fabric, p.styles, p.status, p.min_age, p.external_url, p.trade_price_minor, p.case_size, p.review_count, p.rating_sum, p.like_count,
         p.feed_sort_key, p.created_at, p.updated_at
         """
     private static let storeColumns = """
@@ -122,6 +122,8 @@ struct ProductViewReader {
         product.minAge = try row.decode(column: "min_age", as: Int?.self)
         product.tradePriceMinor = try row.decode(column: "trade_price_minor", as: Int?.self)
         product.caseSize = try row.decode(column: "case_size", as: Int.self)
+        product.reviewCount = try row.decode(column: "review_count", as: Int.self)
+        product.ratingSum = try row.decode(column: "rating_sum", as: Int.self)
         product.externalURL = try row.decode(column: "external_url", as: String?.self)
         product.likeCount = try row.decode(column: "like_count", as: Int.self)
         product.feedSortKey = try row.decode(column: "feed_sort_key", as: Double.self)

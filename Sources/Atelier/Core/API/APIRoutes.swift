@@ -18,6 +18,7 @@ enum APIRoutes {
             configuration: Configuration(dateTranscoder: LenientISO8601Dates(), jsonEncodingOptions: [.sortedKeys]))
 
         PaymentWebhookRoute.register(app)
+        AffiliateRedirect.register(app)
 
         // The contract itself, byte for byte.
         let contractPath = app.directory.workingDirectory + "openapi.yaml"

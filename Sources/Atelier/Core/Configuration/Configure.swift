@@ -87,5 +87,7 @@ enum Migrations {
         app.migrations.add(CreateCommerce())
         app.migrations.add(CreateTradeCustomers())
         app.migrations.add(AddCardPayments())
+        app.migrations.add(CreateReviews())
+        app.migrations.add(CreateAffiliateClicks())
     }
 }

@@ -8,6 +8,9 @@ struct ProductSearchQuery: Codable, Sendable, Equatable {
         case priceAsc = "price_asc"
         case priceDesc = "price_desc"
         case mostLiked = "most_liked"
+        /// By average stars, pulled towards 3 for products with few reviews (two imaginary 3-star
+        /// reviews each), so one 5-star review does not outrank two hundred at 4.8.
+        case topRated = "top_rated"
     }
 
     struct Near: Codable, Sendable, Equatable {

@@ -90,6 +90,7 @@ struct SearchConditions {
         case .priceAsc: value = "p.price_minor"
         case .priceDesc: value = "-p.price_minor"
         case .mostLiked: value = "-p.like_count"
+        case .topRated: value = "-((p.rating_sum + 6.0) / (p.review_count + 2.0))"
         }
         return "CAST(\(value) AS \(unsafeRaw: isPostgres ? "DOUBLE PRECISION" : "REAL"))"
     }

@@ -52,6 +52,7 @@ enum SearchPage {
     static let sortLabels: [(ProductSearchQuery.Sort, String)] = [
         (.relevance, "Best match"), (.newest, "Newest"), (.priceAsc, "Price: low to high"), (.priceDesc, "Price: high to low"),
         (.mostLiked, "Most liked"),
+        (.topRated, "Top rated"),
     ]
 
     static func render(_ req: Request) async throws -> View {

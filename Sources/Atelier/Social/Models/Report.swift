@@ -5,7 +5,7 @@ import Foundation
 final class Report: Model, @unchecked Sendable {
     static let schema = "reports"
 
-    enum Subject: String, CaseIterable, Sendable { case post, comment, profile, photo, magazineComment }
+    enum Subject: String, CaseIterable, Sendable { case post, comment, profile, photo, magazineComment, review }
     enum Action: String, CaseIterable, Sendable { case hide, suspend, dismiss }
 
     @ID(custom: "id", generatedBy: .user) var id: UUID?

@@ -42,6 +42,12 @@ struct ModerationService {
             else { throw Problem.notFound("comment") }
             _ = try await MagazineReaders(db: db, services: services).visibleArticle(comment.articleID)
             (report.subjectID, report.subjectAuthorID, report.excerpt) = (comment.id!, comment.authorID, comment.body)
+        case .review:
+            guard let review = try await Review.find(subjectID, on: db), review.hiddenAt == nil || review.userID == reporterID else {
+                throw Problem.notFound("review")
+            }
+            _ = try await ProductCatalog(db: db).visibleProductRef(review.productID, to: try await User.find(reporterID, on: db))
+            (report.subjectID, report.subjectAuthorID, report.excerpt) = (review.id!, review.userID, "\(review.stars)★ \(review.text)")
         case .profile:
             let user = try await PeopleDirectory(db: db, services: services).visibleUser(subjectID, to: reporterID)
             (report.subjectID, report.subjectAuthorID, report.excerpt) = (user.id!, user.id!, "\(user.displayName) (@\(user.username))")
@@ -94,6 +100,8 @@ struct ModerationService {
             switch action {
             case .hide where subject == .magazineComment:
                 try await MagazineComment.query(on: tx).filter(\.$id == report.subjectID).set(\.$hiddenAt, to: now).update()
+            case .hide where subject == .review:
+                try await ReviewService.hide(report.subjectID, on: tx, now: now)
             case .hide where subject == .comment:
                 try await PostComment.query(on: tx).filter(\.$id == report.subjectID).set(\.$hiddenAt, to: now).update()
             case .hide:

@@ -1,0 +1,117 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// Reviews: one per person per product, edited and deleted by their author, answered once by the
+/// store, hidden by moderation. Every change moves the product's counters in its transaction, so
+/// the average always matches the visible reviews.
+struct ReviewService {
+    let db: any Database
+    let services: AtelierServices
+
+    static let maxText = 2000
+
+    /// Creates or replaces the caller's review of a product they may see.
+    func write(stars: Int, text rawText: String, on product: ProductCatalog.ProductRef, by user: User) async throws -> Review {
+        var errors = FieldErrors()
+        if !(1...5).contains(stars) { errors.add("stars", "must be 1 to 5") }
+        let text = rawText.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.count > Self.maxText { errors.add("text", "must be at most \(Self.maxText) characters") }
+        try errors.throwIfAny()
+        let userID = try user.requireID()
+        let now = services.clock.now()
+        let review = try await services.writeTransaction(on: db) { tx in
+            let verified = try await Self.hasCompletedOrder(userID, product.id, on: tx)
+            if let review = try await Review.query(on: tx).filter(\.$productID == product.id).filter(\.$userID == userID).first() {
+                if review.hiddenAt == nil { try await Self.bump(product.id, count: 0, stars: stars - review.stars, on: tx) }
+                review.stars = stars
+                review.text = text
+                review.verified = verified
+                review.updatedAt = now
+                try await review.update(on: tx)
+                return review
+            }
+            let review = Review()
+            review.id = .v7(at: now)
+            review.productID = product.id
+            review.userID = userID
+            review.stars = stars
+            review.text = text
+            review.verified = verified
+            review.createdAt = now
+            review.updatedAt = now
+            try await review.create(on: tx)
+            try await Self.bump(product.id, count: 1, stars: stars, on: tx)
+            return review
+        }
+        // Ratings order the `top_rated` search sort.
+        services.catalogChanged()
+        return review
+    }
+
+    func delete(on product: ProductCatalog.ProductRef, by user: User) async throws {
+        let userID = try user.requireID()
+        try await services.writeTransaction(on: db) { tx in
+            guard let review = try await Review.query(on: tx).filter(\.$productID == product.id).filter(\.$userID == userID).first() else {
+                return
+            }
+            try await review.delete(on: tx)
+            if review.hiddenAt == nil { try await Self.bump(product.id, count: -1, stars: -review.stars, on: tx) }
+        }
+        services.catalogChanged()
+    }
+
+    /// The store answers a review of one of its products, once.
+    func reply(_ rawReviewID: String, text rawText: String, in store: Store) async throws -> Review {
+        let text = rawText.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...Self.maxText).contains(text.count) else { throw Problem.invalid("text", "must be 1 to \(Self.maxText) characters") }
+        guard let id = UUID(uuidString: rawReviewID), let review = try await Review.find(id, on: db),
+            let product = try await Product.find(review.productID, on: db), product.$store.id == store.id
+        else { throw Problem.notFound("review") }
+        let now = services.clock.now()
+        let replied = try await services.writeTransaction(on: db) { tx in
+            try await (tx as! any SQLDatabase).raw("""
+                UPDATE \(ident: Review.schema) SET reply = \(bind: text), replied_at = \(bind: now) WHERE id = \(bind: id) AND reply IS NULL
+                RETURNING id
+                """).first()
+        }
+        guard replied != nil else { throw Problem.conflict("\(store.name) has already replied to this review.") }
+        review.reply = text
+        review.repliedAt = now
+        return review
+    }
+
+    /// Visible reviews of a product, newest first; the caller's own is shown even when hidden.
+    func reviews(of productID: UUID, viewer: UUID?, page: PageRequest) async throws -> Page<Review> {
+        let query = Review.query(on: db).filter(\.$productID == productID)
+        if let viewer {
+            query.group(.or) { $0.filter(\.$hiddenAt == nil).filter(\.$userID == viewer) }
+        } else {
+            query.filter(\.$hiddenAt == nil)
+        }
+        let rows = try await query.newestFirst(page).all()
+        return Page(fetched: rows, limit: page.limit) { PageCursor(id: $0.id!) }
+    }
+
+    /// Moderation hid the review: it stops counting.
+    static func hide(_ reviewID: UUID, on tx: any Database, now: Date) async throws {
+        guard let review = try await Review.find(reviewID, on: tx), review.hiddenAt == nil else { return }
+        try await Review.query(on: tx).filter(\.$id == reviewID).set(\.$hiddenAt, to: now).update()
+        try await bump(review.productID, count: -1, stars: -review.stars, on: tx)
+    }
+
+    static func hasCompletedOrder(_ userID: UUID, _ productID: UUID, on tx: any Database) async throws -> Bool {
+        try await (tx as! any SQLDatabase).raw("""
+            SELECT 1 AS found FROM \(ident: Order.schema) o JOIN \(ident: OrderLine.schema) l ON l.order_id = o.id
+            WHERE o.user_id = \(bind: userID) AND o.status = \(bind: Order.Status.completed.rawValue) AND l.product_id = \(bind: productID)
+            LIMIT 1
+            """).first() != nil
+    }
+
+    private static func bump(_ productID: UUID, count: Int, stars: Int, on tx: any Database) async throws {
+        try await (tx as! any SQLDatabase).raw("""
+            UPDATE \(ident: Product.schema) SET review_count = review_count + \(bind: count), rating_sum = rating_sum + \(bind: stars)
+            WHERE id = \(bind: productID)
+            """).run()
+    }
+}
