@@ -36,7 +36,7 @@ enum AccountsWebRoutes {
             let (user, _) = try await AccountService(db: req.db, services: req.atelier).signUp(
                 .init(email: form.email ?? "", password: form.password ?? "", displayName: form.displayName ?? ""),
                 clientAddress: req.clientAddress)
-            req.signInWebSession(user)
+            try await req.signInWebSession(user)
             return redirect(req, to: "/", flash: ("success", "Welcome to Atelier, \(user.displayName)."))
         }
     }
@@ -53,7 +53,7 @@ enum AccountsWebRoutes {
         return try await handleForm(req, "accounts/signin", title: "Sign in", values: ["email": form.email ?? "", "next": next ?? ""]) {
             let user = try await AccountService(db: req.db, services: req.atelier)
                 .checkPassword(email: form.email ?? "", password: form.password ?? "", clientAddress: req.clientAddress)
-            req.signInWebSession(user)
+            try await req.signInWebSession(user)
             return req.redirect(to: next ?? "/", redirectType: .normal)
         }
     }

@@ -92,7 +92,7 @@ enum SettingsWebRoutes {
         return try await handle(req, values: currentValues(user)) {
             _ = try await AccountService(db: req.db, services: req.atelier)
                 .changePassword(for: user, current: form.currentPassword ?? "", new: form.newPassword ?? "")
-            req.signInWebSession(user)
+            try await req.signInWebSession(user)
             return AccountsWebRoutes.redirect(req, to: "/settings", flash: ("success", "Password changed."))
         }
     }

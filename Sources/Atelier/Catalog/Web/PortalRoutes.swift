@@ -17,6 +17,7 @@ enum PortalRoutes {
         PortalProductForm.register(store)
         PortalStorePages.register(store)
         PortalImportPage.register(store)
+        PortalOrderPages.register(store)
     }
 
     /// What every portal page shows: the store, the caller's role, the other stores to switch to.

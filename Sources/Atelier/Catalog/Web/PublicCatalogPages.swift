@@ -77,6 +77,8 @@ enum PublicCatalogPages {
         var wishlisted: Bool
         /// The signed-in user's boards, to pin the product to one.
         var boards: [BoardWebPages.BoardOption]
+        /// Sizes to put in the cart, and the reviews.
+        var shop: ProductShopBox.Context
     }
 
     struct ProductDetail: Encodable {
@@ -150,7 +152,8 @@ enum PublicCatalogPages {
             canManage: try await StoreAccess(db: req.db).canManage(view.store, user: user),
             liked: try await DiscoveryWebRoutes.likes(id, user: user, on: req.db),
             wishlisted: try await WishlistWebPage.contains(id, user: user, on: req.db),
-            boards: try await BoardWebPages.options(for: user, req: req)))
+            boards: try await BoardWebPages.options(for: user, req: req),
+            shop: try await ProductShopBox.context(for: view, user: user, on: req.db, services: req.atelier)))
     }
 
     static func productCards(_ products: [Product], req: Request, media: MediaService) async throws -> [ProductCard] {

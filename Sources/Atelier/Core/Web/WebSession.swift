@@ -40,11 +40,16 @@ extension Request {
         return token
     }
 
-    func signInWebSession(_ user: User) {
+    /// Signs `user` in; what they put in the cart while signed out moves into their account's cart.
+    func signInWebSession(_ user: User) async throws {
         session.data["uid"] = user.id?.uuidString
         session.data["at"] = String(atelier.clock.now().timeIntervalSince1970)
         session.data["csrf"] = TokenHash.randomToken()
         webSessionUser = user
+        if let cartKey = session.data[WebCart.sessionKey] {
+            try await CartService(db: db, services: atelier).merge(session: cartKey, into: user)
+            session.data[WebCart.sessionKey] = nil
+        }
     }
 
     /// Forgets the user but keeps the (now anonymous) session, so the next page can still show

@@ -1,0 +1,23 @@
+import Fluent
+import Vapor
+
+/// The cart of a browser: the account's when signed in, else one kept for the session (merged
+/// into the account's at sign-in, see `signInWebSession`).
+enum WebCart {
+    static let sessionKey = "cart"
+
+    static func owner(_ req: Request, create: Bool) throws -> CartOwner? {
+        if let user = req.webSessionUser { return .user(try user.requireID()) }
+        if let key = req.session.data[sessionKey] { return .session(key) }
+        guard create else { return nil }
+        let key = TokenHash.randomToken()
+        req.session.data[sessionKey] = key
+        return .session(key)
+    }
+
+    /// Items in the cart, for the header badge.
+    static func itemCount(_ req: Request) async throws -> Int {
+        guard let owner = try owner(req, create: false) else { return 0 }
+        return try await CartService(db: req.db, services: req.atelier).contents(of: owner).itemCount
+    }
+}
