@@ -22,6 +22,15 @@ enum GTIN {
         return .success(digits.count == 12 ? "0" + digits : digits)
     }
 
+    /// `body` (7, 11 or 12 digits) with its check digit appended.
+    static func withCheckDigit(_ body: String) -> String {
+        let probe = body + "0"
+        let values = probe.compactMap { $0.wholeNumberValue }
+        var sum = 0
+        for (offset, value) in values.dropLast().reversed().enumerated() { sum += value * (offset.isMultiple(of: 2) ? 3 : 1) }
+        return body + String((10 - sum % 10) % 10)
+    }
+
     /// From the right, excluding the check digit, digits are weighted 3, 1, 3, …; the check digit
     /// brings the sum to a multiple of 10.
     static func checkDigitIsValid(_ digits: String) -> Bool {
