@@ -120,7 +120,7 @@ struct CheckoutConcurrencyTests {
             #expect(try other.problem().fields == ["Idempotency-Key"])
             #expect(try await t.orderCount(of: shop.storeID) == 1)
             let missing = try await t.send(.POST, "/api/v1/checkout", json: #"{"fulfilment":"pickup","paymentMethod":"payAtStore"}"#, token: token)
-            #expect(missing.status == .unprocessableEntity)
+            #expect(missing.status == .badRequest)
         }
     }
 
@@ -143,6 +143,27 @@ struct CheckoutConcurrencyTests {
             #expect(orders.filter { $0.discountCode == "SUMMER10" }.allSatisfy { $0.discountMinor == 4_990 && $0.totalMinor == 44_910 })
             #expect(try await DiscountCode.query(on: t.app.db).filter(\.$code == "SUMMER10").first()?.usedCount == 5)
             #expect(try await DiscountRedemption.query(on: t.app.db).count() == 5)
+        }
+    }
+
+    @Test("a refusal is kept for its key: after a sold-out 409, a retry with the same key gets the 409 again even when stock came back")
+    func refusalReplayed() async throws {
+        try await TestApp.with { t in
+            let shop = try await t.shopFixture(stockS: 1)
+            let first = try await t.signUp().accessToken
+            let second = try await t.signUp().accessToken
+            #expect(try await t.addToCart(shop.sizeS, token: first).status == .ok)
+            #expect(try await t.addToCart(shop.sizeS, token: second).status == .ok)
+            #expect(try await t.checkout(token: first).status == .created)
+            let key = UUID().uuidString
+            let refused = try await t.checkout(token: second, key: key)
+            #expect(refused.status == .conflict)
+            try await t.send(.PUT, "/api/v1/stores/\(shop.storeID)/variants/\(shop.sizeS)/stock", json: #"{"onHand":5}"#, token: shop.owner.accessToken)
+            let retried = try await t.checkout(token: second, key: key)
+            #expect(retried.status == .conflict)
+            #expect(retried.headers.first(name: "Idempotent-Replayed") == "true")
+            #expect(try await t.orderCount(of: shop.storeID) == 1)
+            #expect(try await t.checkout(token: second).status == .created)
         }
     }
 }

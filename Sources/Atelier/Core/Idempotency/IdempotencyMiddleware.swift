@@ -1,13 +1,19 @@
 import Crypto
 import Fluent
+import OpenAPIRuntime
 import Vapor
 
 /// `Idempotency-Key` on POST: the same key from the same caller within 24 hours returns the
-/// stored first response and does the work once. A different request under a used key is a
-/// `422`; a retry while the first is still running is a `409`. Failures (thrown errors, 5xx)
-/// are not stored, so a retry after them runs again.
+/// stored first response and does the work once. Refusals (4xx problems such as "sold out" or
+/// "the price changed") are stored too, so a retry never runs a request that was already answered
+/// against a state that changed since; a new attempt takes a new key. Not stored, so a retry runs
+/// again: 5xx, 401 (sign in and retry) and 429. A different request under a used key is a `422`;
+/// a retry while the first is still running is a `409` with `Retry-After`, and a first request
+/// that died without an answer (its process killed) frees its key after `abandonedAfter`.
 struct IdempotencyMiddleware: AsyncMiddleware {
     static let lifetime: TimeInterval = 24 * 3600
+    static let abandonedAfter: TimeInterval = 10 * 60
+    static let inProgressType = "https://atelier.dev/problems/idempotency-in-progress"
     static let maxStoredBody = 1 << 20
     static let skippedHeaders: Set<String> = ["date", "connection", "content-length", "x-request-id"]
 
@@ -25,7 +31,8 @@ struct IdempotencyMiddleware: AsyncMiddleware {
         if let existing = try await IdempotencyRecord.query(on: request.db)
             .filter(\.$caller == caller).filter(\.$key == key).first()
         {
-            if now.timeIntervalSince(existing.createdAt) >= Self.lifetime {
+            let age = now.timeIntervalSince(existing.createdAt)
+            if age >= Self.lifetime || (existing.statusCode == nil && age >= Self.abandonedAfter) {
                 try await existing.delete(on: request.db)
             } else {
                 return try replay(existing, requestHash: requestHash)
@@ -36,17 +43,20 @@ struct IdempotencyMiddleware: AsyncMiddleware {
         do {
             try await record.create(on: request.db)
         } catch let error as any DatabaseError where error.isConstraintFailure {
-            throw Problem(.conflict, detail: "A request with this Idempotency-Key is still being handled.")
+            throw Self.inProgress
         }
 
-        let response: Response
+        var response: Response
         do {
             response = try await next.respond(to: request)
         } catch {
-            try? await record.delete(on: request.db)
-            throw error
+            guard let refusal = Self.refusal(in: error) else {
+                try? await record.delete(on: request.db)
+                throw error
+            }
+            response = refusal.response(instance: request.url.path)
         }
-        guard response.status.code < 500,
+        guard response.status.code < 500, Self.storesRefusal(response.status) || response.status.code < 400,
             let body = try await response.body.collect(on: request.eventLoop).get().map({ Data(buffer: $0) })
                 ?? Optional(Data()),
             body.count <= Self.maxStoredBody
@@ -67,9 +77,7 @@ struct IdempotencyMiddleware: AsyncMiddleware {
         guard record.requestHash == requestHash else {
             throw Problem.invalid("Idempotency-Key", "was already used for a different request")
         }
-        guard let status = record.statusCode else {
-            throw Problem(.conflict, detail: "A request with this Idempotency-Key is still being handled.")
-        }
+        guard let status = record.statusCode else { throw Self.inProgress }
         var headers = HTTPHeaders()
         if let json = record.responseHeaders,
             let pairs = try? JSONDecoder().decode([[String]].self, from: Data(json.utf8))
@@ -78,6 +86,24 @@ struct IdempotencyMiddleware: AsyncMiddleware {
         }
         headers.replaceOrAdd(name: "Idempotent-Replayed", value: "true")
         return Response(status: .init(statusCode: status), headers: headers, body: .init(data: record.responseBody ?? Data()))
+    }
+
+    static let inProgress = Problem(
+        .conflict, type: inProgressType, title: "Still being handled",
+        detail: "A request with this Idempotency-Key is still being handled. Retry with the same key in a moment.",
+        headers: [("Retry-After", "1")])
+
+    /// The problem a handler answered with (the generated API wraps it in a `ServerError`), when it is kept.
+    static func refusal(in error: any Error) -> Problem? {
+        guard let problem = (error as? Problem) ?? ((error as? ServerError)?.underlyingError as? Problem), storesRefusal(problem.status) else {
+            return nil
+        }
+        return problem
+    }
+
+    /// Which 4xx answers are kept for the key: all but those a retry with the same key should get past.
+    static func storesRefusal(_ status: HTTPResponseStatus) -> Bool {
+        (400..<500).contains(status.code) && status != .unauthorized && status != .tooManyRequests
     }
 
     private func callerID(_ request: Request) async -> String {
