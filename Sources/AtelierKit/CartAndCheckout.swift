@@ -63,6 +63,7 @@ public struct ShoppingCart: Sendable {
         case .badRequest(let r): throw commerceFailure("removeCartLine", 400, r)
         case .unauthorized(let r): throw commerceFailure("removeCartLine", 401, r)
         case .forbidden(let r): throw commerceFailure("removeCartLine", 403, r)
+        case .unprocessableContent(let r): throw commerceFailure("removeCartLine", 422, r)
         case .undocumented(let status, _): throw commerceFailure("removeCartLine", status, nil)
         }
     }

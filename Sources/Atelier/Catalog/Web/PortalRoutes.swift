@@ -18,6 +18,7 @@ enum PortalRoutes {
         PortalStorePages.register(store)
         PortalImportPage.register(store)
         PortalOrderPages.register(store)
+        PortalShopPages.register(store)
     }
 
     /// What every portal page shows: the store, the caller's role, the other stores to switch to.
