@@ -85,6 +85,9 @@ struct CardPaymentTests {
             tampered.body = tampered.body.replacingOccurrences(of: "canceled", with: "succeeded")
             #expect(try await deliver(t, tampered).status == .badRequest)
             #expect(try await deliver(t, (forged.body, "")).status == .badRequest)
+            for odd in ["t=nan,v1=00", "t=1e300,v1=00", "t=-9223372036854775808,v1=00", "v1=00"] {
+                #expect(try await deliver(t, (forged.body, odd)).status == .badRequest, "\(odd)")
+            }
             #expect(try await Order.find(UUID(uuidString: order.id)!, on: t.app.db)?.status == "pendingPayment")
             #expect(try await t.variantStock(shop.sizeS).held == 1)
 

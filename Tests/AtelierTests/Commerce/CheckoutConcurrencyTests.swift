@@ -166,4 +166,25 @@ struct CheckoutConcurrencyTests {
             #expect(try await t.checkout(token: second).status == .created)
         }
     }
+
+    @Test("one cart checked out twice at once under different keys (a double click) orders once; the receipt is mailed once")
+    func oneCartTwice() async throws {
+        try await TestApp.with { t in
+            let shop = try await t.shopFixture(stockS: 10)
+            let shopper = try await t.signUp()
+            #expect(try await t.addToCart(shop.sizeS, quantity: 2, token: shopper.accessToken).status == .ok)
+            let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                for _ in 0..<6 { group.addTask { try await t.checkout(token: shopper.accessToken).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .created }.count == 1, "\(statuses)")
+            #expect(statuses.filter { $0 != .created }.allSatisfy { $0 == .unprocessableEntity })
+            #expect(try await t.orderCount(of: shop.storeID) == 1)
+            #expect(try await t.variantStock(shop.sizeS).allocated == 2)
+            try await t.deliverMail()
+            let receipts = t.mailer.mails(to: shopper.user.email!).filter { $0.subject.hasPrefix("Your order 1 at") }
+            #expect(receipts.count == 1)
+            #expect(receipts.first?.text.contains("2 × Linen shirt, size S") == true)
+        }
+    }
 }

@@ -17,6 +17,11 @@ struct CommerceBadInputTests {
                 #expect(response.status == .unprocessableEntity)
                 #expect(try response.problem().fields == ["quantity"])
             }
+            #expect(try await t.addToCart(shop.sizeS, quantity: 1, token: token).status == .ok)
+            let huge = try await t.addToCart(shop.sizeS, quantity: Int.max, token: token)
+            #expect(huge.status == .unprocessableEntity)
+            #expect(try huge.problem().fields == ["quantity"])
+            #expect(try await t.send(.DELETE, "/api/v1/cart", token: token).status == .ok)
             let unknown = try await t.addToCart(UUID().uuidString, token: token)
             #expect(unknown.status == .unprocessableEntity)
             #expect(try unknown.problem().fields == ["variantId"])
@@ -60,6 +65,12 @@ struct CommerceBadInputTests {
             let below = try await t.send(.PUT, path, json: #"{"onHand":4}"#, token: owner)
             #expect(below.status == .conflict)
             #expect(try await t.variantStock(shop.sizeS).stock == 7)
+            // A page loaded at 6 on hand must not overwrite the 7 there are now.
+            let stale = try await t.send(.PUT, path, json: #"{"onHand":9,"expectedOnHand":6}"#, token: owner)
+            #expect(stale.status == .conflict)
+            #expect(try stale.problem().fields == ["onHand"])
+            #expect(try await t.variantStock(shop.sizeS).stock == 7)
+            #expect(try await t.send(.PUT, path, json: #"{"onHand":9,"expectedOnHand":7}"#, token: owner).status == .ok)
         }
     }
 

@@ -65,6 +65,28 @@ struct ReviewsAndCodesTests {
         }
     }
 
+    @Test("a reviewer who deletes their account takes their review out of the average; a double first review is one review")
+    func reviewerLeaves() async throws {
+        try await TestApp.with { t in
+            let shop = try await t.shopFixture(stockS: 5)
+            let leaving = try await t.signUp()
+            let staying = try await t.signUp()
+            let path = "/api/v1/products/\(shop.productID)/review"
+            let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                for _ in 0..<4 { group.addTask { try await t.send(.PUT, path, json: #"{"stars":1}"#, token: leaving.accessToken).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == .ok }, "\(statuses)")
+            #expect(try await t.send(.PUT, path, json: #"{"stars":5}"#, token: staying.accessToken).status == .ok)
+            var product = try #require(try await Product.find(UUID(uuidString: shop.productID)!, on: t.app.db))
+            #expect(product.reviewCount == 2 && product.ratingSum == 6)
+            let deleted = try await t.send(.DELETE, "/api/v1/me", json: #"{"password":"\#(TestApp.password)"}"#, token: leaving.accessToken)
+            #expect(deleted.status.code < 300)
+            product = try #require(try await Product.find(UUID(uuidString: shop.productID)!, on: t.app.db))
+            #expect(product.reviewCount == 1 && product.ratingSum == 5)
+        }
+    }
+
     @Test("barcode lookup finds visible products by EAN-13 or UPC-A, nearest first; a wrong check digit is a 422")
     func barcode() async throws {
         try await TestApp.with { t in

@@ -34,6 +34,7 @@ struct AccountDeletion {
             let media = try await Self.personalMedia(of: userID, on: tx)
             let stores = try await Self.storesOnlyOwned(by: userID, on: sql)
             try await ClosedAccountOrders.close(of: userID, on: tx, now: now)
+            try await ReviewService.removeAll(of: userID, on: tx)
             try await User.query(on: tx).filter(\.$id == userID).delete()
             if !media.isEmpty { try await Media.query(on: tx).filter(\.$id ~~ media.map { $0.id! }).delete() }
             try await Self.suspend(stores, on: tx, now: now)

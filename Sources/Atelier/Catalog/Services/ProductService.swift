@@ -139,39 +139,52 @@ struct ProductService {
 
     /// Updates variants in place (matched by size and colour), so carts and orders keep pointing at
     /// them and the stock that orders took stays counted. A variant with stock taken by open orders
-    /// can be neither removed nor set below what they took: that is a 409.
+    /// can be neither removed nor set below what they took: that is a 409. Both are conditional
+    /// statements, so a checkout taking stock at the same moment cannot slip under them, and
+    /// existing rows are written in id order, the order checkouts take them in.
     private func replaceVariants(of product: Product, with variants: [ProductDraft.Variant], on tx: any Database) async throws {
         let productID = try product.requireID()
+        let sql = tx as! any SQLDatabase
         var existing = try await ProductVariant.query(on: tx).filter(\.$product.$id == productID).all()
+        var kept: [(row: ProductVariant, draft: ProductDraft.Variant, position: Int)] = []
         for (position, variant) in variants.enumerated() {
-            let row: ProductVariant
             if let index = existing.firstIndex(where: { $0.size == variant.size && $0.color == variant.color }) {
-                row = existing.remove(at: index)
-                let taken = row.held + row.allocated
-                if variant.stock < taken {
-                    throw Problem.conflict(
-                        "\(taken) of size \(variant.size) are taken by open orders; stock cannot go below that.",
-                        field: "variants[\(position)].stock")
-                }
-            } else {
-                row = ProductVariant()
-                row.id = UUID()
-                row.$product.id = productID
-                row.held = 0
-                row.allocated = 0
-                row.lowStockAlerted = false
+                kept.append((existing.remove(at: index), variant, position))
+                continue
             }
+            let row = ProductVariant()
+            row.id = UUID()
+            row.$product.id = productID
             row.size = variant.size
             row.color = variant.color
             row.stock = variant.stock
             row.sku = variant.sku
             row.position = position
-            try await row.save(on: tx)
+            row.held = 0
+            row.allocated = 0
+            row.lowStockAlerted = false
+            try await row.create(on: tx)
         }
-        if let busy = existing.first(where: { $0.held + $0.allocated > 0 }) {
-            throw Problem.conflict("Size \(busy.size) is taken by open orders and cannot be removed.", field: "variants")
+        for (row, variant, position) in kept.sorted(by: { $0.row.id!.uuidString < $1.row.id!.uuidString }) {
+            let updated = try await sql.raw("""
+                UPDATE \(ident: ProductVariant.schema) SET size = \(bind: variant.size), color = \(bind: variant.color),
+                stock = \(bind: variant.stock), sku = \(bind: variant.sku), position = \(bind: position)
+                WHERE id = \(bind: row.id!) AND held + allocated <= \(bind: variant.stock) RETURNING id
+                """).first()
+            guard updated != nil else {
+                let taken = try await ProductVariant.find(row.id!, on: tx).map { $0.held + $0.allocated } ?? 0
+                throw Problem.conflict(
+                    "\(taken) of size \(variant.size) are taken by open orders; stock cannot go below that.", field: "variants[\(position)].stock")
+            }
         }
-        for gone in existing { try await gone.delete(on: tx) }
+        for gone in existing.sorted(by: { $0.id!.uuidString < $1.id!.uuidString }) {
+            let deleted = try await sql.raw("""
+                DELETE FROM \(ident: ProductVariant.schema) WHERE id = \(bind: gone.id!) AND held = 0 AND allocated = 0 RETURNING id
+                """).first()
+            guard deleted != nil else {
+                throw Problem.conflict("Size \(gone.size) is taken by open orders and cannot be removed.", field: "variants")
+            }
+        }
     }
 
     /// Orders the photos and attaches them (made public: product pages are public and cacheable).

@@ -56,7 +56,8 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         let stock = VariantStockService(db: req.db, services: services)
         let variant = try await stock.variant(input.path.variantId, in: store)
-        let updated = try await stock.update(variant, onHand: body.onHand, lowStockThreshold: body.lowStockThreshold, gtin: body.gtin)
+        let updated = try await stock.update(
+            variant, onHand: body.onHand, lowStockThreshold: body.lowStockThreshold, gtin: body.gtin, expectedOnHand: body.expectedOnHand)
         return .ok(.init(body: .json(CommerceMapping.stock(updated))))
     }
 

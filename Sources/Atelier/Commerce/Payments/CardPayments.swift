@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import Logging
 import SQLKit
 
 /// Card orders: their payment intents, and what the provider's webhooks do to them.
@@ -34,9 +35,17 @@ struct CardPayments {
                 ON CONFLICT (event_id) DO NOTHING RETURNING event_id
                 """).first()
             guard fresh != nil, let intentID = event.intentID,
-                let order = try await Order.query(on: tx).filter(\.$paymentIntentID == intentID).first(),
-                order.state == .pendingPayment
+                let order = try await Order.query(on: tx).filter(\.$paymentIntentID == intentID).first()
             else { return nil }
+            guard order.state == .pendingPayment else {
+                if event.outcome == .succeeded {
+                    // Paid after the hold ended or the order was cancelled: the money must go back. Refunds
+                    // through the provider are not built yet, so this is logged for the team to act on.
+                    Logger(label: "atelier.payments").error(
+                        "Payment \(intentID) succeeded for order \(order.id!) which is \(order.status): refund it in Stripe.")
+                }
+                return nil
+            }
             switch event.outcome {
             case .succeeded:
                 _ = try await OrderMove.apply(order, to: .placed, actorID: nil, reason: nil, idChecked: false, on: tx, now: now)

@@ -42,23 +42,24 @@ struct StripePayments: PaymentProvider {
     func verifyWebhook(payload: Data, signature: String?, now: Date) throws -> PaymentEvent {
         guard let secret = settings.webhookSecret else { throw Problem(.notFound, detail: "Card payments are not configured.") }
         guard let signature else { throw Self.refused("The Stripe-Signature header is missing.") }
-        var timestamp: TimeInterval?
+        var timestamp: Int?
         var candidates: [String] = []
         for part in signature.split(separator: ",") {
             let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard pair.count == 2 else { continue }
-            if pair[0] == "t" { timestamp = TimeInterval(pair[1]) }
+            // Whole seconds only: "nan" or "1e300" must be a 400, not a crash.
+            if pair[0] == "t" { timestamp = Int(pair[1]) }
             if pair[0] == "v1" { candidates.append(pair[1].lowercased()) }
         }
         guard let timestamp, !candidates.isEmpty else { throw Self.refused("The Stripe-Signature header is malformed.") }
-        var signed = Data("\(Int(timestamp)).".utf8)
+        var signed = Data("\(timestamp).".utf8)
         signed.append(payload)
         let expected = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: Data(secret.utf8)))
         let expectedHex = expected.map { String(format: "%02x", $0) }.joined()
         guard candidates.contains(where: { Self.constantTimeEqual($0, expectedHex) }) else {
             throw Self.refused("The webhook signature does not match.")
         }
-        guard abs(now.timeIntervalSince1970 - timestamp) <= Self.tolerance else {
+        guard abs(now.timeIntervalSince1970 - TimeInterval(timestamp)) <= Self.tolerance else {
             throw Self.refused("The webhook is older than five minutes.")
         }
         guard let json = try? JSONSerialization.jsonObject(with: payload) as? [String: Any], let id = json["id"] as? String,

@@ -14,6 +14,9 @@ struct CartService {
     let db: any Database
     let services: AtelierServices
 
+    /// The most of one size a line may hold (also keeps sums far from overflowing).
+    static let maxQuantity = 999
+
     private var now: Date { services.clock.now() }
 
     func contents(of owner: CartOwner) async throws -> CartContents {
@@ -22,7 +25,7 @@ struct CartService {
 
     /// Adds `quantity` of a variant; a variant already in the cart adds up.
     func add(variantID rawVariantID: String, quantity: Int, for owner: CartOwner, buyer: User?) async throws -> CartContents {
-        guard quantity >= 1 else { throw Problem.invalid("quantity", "must be at least 1") }
+        guard (1...Self.maxQuantity).contains(quantity) else { throw Problem.invalid("quantity", "must be 1 to \(Self.maxQuantity)") }
         let variantID = try Self.variantID(rawVariantID)
         let now = now
         return try await services.writeTransaction(on: db) { tx in
@@ -31,6 +34,7 @@ struct CartService {
             let cart = try await cart(of: owner, on: tx, create: true)!
             let lines = try await CartLine.query(on: tx).filter(\.$cartID == cart.id!).filter(\.$variantID == variantID).all()
             let total = lines.reduce(quantity) { $0 + $1.quantity }
+            guard total <= Self.maxQuantity else { throw Problem.invalid("quantity", "a line holds at most \(Self.maxQuantity)") }
             try target.checkAvailable(total)
             try await write(total, of: target, into: cart, replacing: lines, on: tx)
             return try await CartContents.load(cart.id, on: tx)
@@ -39,7 +43,9 @@ struct CartService {
 
     /// Sets a line's quantity; 0 removes it. The line takes the current price as the one seen.
     func setQuantity(variantID rawVariantID: String, to quantity: Int, for owner: CartOwner, buyer: User?) async throws -> CartContents {
-        guard quantity >= 0 else { throw Problem.invalid("quantity", "must be 0 (to remove the line) or more") }
+        guard (0...Self.maxQuantity).contains(quantity) else {
+            throw Problem.invalid("quantity", "must be 0 (to remove the line) to \(Self.maxQuantity)")
+        }
         let variantID = try Self.variantID(rawVariantID)
         let now = now
         return try await services.writeTransaction(on: db) { tx in
@@ -151,16 +157,15 @@ struct CartService {
         }
         if let cart = try await query.first() { return cart }
         guard create else { return nil }
-        let cart = Cart()
-        cart.id = .v7(at: now)
-        switch owner {
-        case .user(let id): cart.userID = id
-        case .session(let key): cart.sessionKey = key
-        }
-        cart.createdAt = now
-        cart.updatedAt = now
-        try await cart.create(on: db)
-        return cart
+        // Two first adds at once (a double tap) both get here; the insert of the second does nothing
+        // (on PostgreSQL it waits for the first to commit) and both then read the one cart.
+        let userID: UUID? = if case .user(let id) = owner { id } else { nil }
+        let sessionKey: String? = if case .session(let key) = owner { key } else { nil }
+        try await (db as! any SQLDatabase).raw("""
+            INSERT INTO \(ident: Cart.schema) (id, user_id, session_key, created_at, updated_at)
+            VALUES (\(bind: UUID.v7(at: now)), \(bind: userID), \(bind: sessionKey), \(bind: now), \(bind: now)) ON CONFLICT DO NOTHING
+            """).run()
+        return try await query.copy().first()
     }
 
     static func variantID(_ raw: String) throws -> UUID {

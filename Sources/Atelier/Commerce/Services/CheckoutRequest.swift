@@ -33,6 +33,9 @@ struct CheckoutRequest: Sendable, Equatable {
                 errors.add("deliveryAddress", "is required for delivery")
             }
         }
+        if fulfilment == .reserve, payment != .payAtStore {
+            errors.add("paymentMethod", "a reservation is paid in the shop, if you keep it")
+        }
         if fulfilment == .delivery, payment == .payAtStore {
             errors.add("paymentMethod", "payAtStore is for reservations and pickups; choose card or invoice for delivery")
         }

@@ -20,10 +20,18 @@ struct CheckoutService {
         let userID = try user.requireID()
         let result = try await services.writeTransaction(on: db) { tx in
             let cart = try await CartService(db: tx, services: services).cart(of: .user(userID), on: tx)
+            if let cartID = cart?.id {
+                // Locks the cart first (PostgreSQL holds the row until commit): a second checkout of the same
+                // cart (a double click, another key) waits here and then finds it empty, so it never orders twice.
+                try await (tx as! any SQLDatabase).raw("""
+                    UPDATE \(ident: Cart.schema) SET updated_at = \(bind: now) WHERE id = \(bind: cartID)
+                    """).run()
+            }
             let contents = try await CartContents.load(cart?.id, on: tx)
             guard !contents.lines.isEmpty else { throw Problem.invalid("cart", "is empty: add something first") }
 
             try checkLinesStillOrderable(contents)
+            try checkOneCurrencyPerStore(contents)
             for group in contents.groups { try checkOptions(request, for: group) }
             try await checkAges(contents, user: user, now: now, on: tx)
             let discount = try await DiscountService(db: tx, services: services).applicable(request.discountCode, in: contents, now: now)
@@ -38,12 +46,19 @@ struct CheckoutService {
             let alerts = try await takeStock(contents, bucket: Self.bucket(for: request), on: tx)
             var orders: [Order] = []
             let checkoutID = UUID.v7(at: now)
-            for group in contents.groups {
+            // Store order by id: each order locks its store's counter row, and two checkouts must take those
+            // rows in the same order or they could wait on each other.
+            for group in contents.groups.sorted(by: { $0.store.id!.uuidString < $1.store.id!.uuidString }) {
                 let order = try await OrderWriter(tx: tx, now: now).create(
                     group, request: request, userID: userID, checkoutID: checkoutID,
                     discount: discount?.storeID == group.store.id ? discount : nil)
                 if let discount, discount.storeID == group.store.id {
                     try await DiscountService(db: tx, services: services).redeem(discount, by: userID, order: order)
+                }
+                if let email = user.email {
+                    try await services.mailOutbox.enqueue(
+                        OrderReceiptMail.mail(for: order, lines: group.lines, store: group.store, to: email, baseURL: services.config.publicBaseURL),
+                        on: tx)
                 }
                 orders.append(order)
             }
@@ -78,7 +93,9 @@ struct CheckoutService {
         var errors: [Problem.FieldError] = []
         for group in contents.groups {
             guard group.orderingEnabled else {
-                throw Problem.conflict("\(group.store.name) does not take orders at the moment; remove its items to order the rest.")
+                throw Problem.conflict(
+                    "\(group.store.name) does not take orders at the moment; remove its items to order the rest.",
+                    field: "stores.\(group.store.id!.uuidString.lowercased())")
             }
             for line in group.lines {
                 let variantID = line.variant.id!.uuidString.lowercased()
@@ -98,6 +115,15 @@ struct CheckoutService {
             throw Problem(
                 .conflict, type: "https://atelier.dev/problems/cart-changed", title: "Your cart changed",
                 detail: errors.map(\.message).joined(separator: "; ") + ". Check your cart and order again.", errors: errors)
+        }
+    }
+
+    /// An order is in one currency: a store whose products in the cart are priced in several is refused.
+    private func checkOneCurrencyPerStore(_ contents: CartContents) throws {
+        for group in contents.groups where Set(group.lines.map(\.product.currency)).count > 1 {
+            throw Problem.conflict(
+                "\(group.store.name) prices the items in your cart in different currencies; order them separately.",
+                field: "stores.\(group.store.id!.uuidString.lowercased())")
         }
     }
 

@@ -1,4 +1,5 @@
 import Fluent
+import SQLKit
 import Foundation
 
 /// When a customer deletes their account, their open orders are cancelled (the stock they hold
@@ -10,6 +11,12 @@ enum ClosedAccountOrders {
     static func close(of userID: UUID, on tx: any Database, now: Date) async throws {
         let open: [Order.Status] = [.pendingPayment, .placed, .confirmed, .readyForPickup, .outForDelivery]
         let orders = try await Order.query(on: tx).filter(\.$userID == userID).filter(\.$status ~~ open.map(\.rawValue)).all()
+        guard !orders.isEmpty else { return }
+        // Lock every variant the orders hold in id order first, the order checkouts take them in.
+        let lines = try await OrderLine.query(on: tx).filter(\.$orderID ~~ orders.map { $0.id! }).all()
+        for variantID in Set(lines.compactMap(\.variantID)).sorted(by: { $0.uuidString < $1.uuidString }) {
+            try await (tx as! any SQLDatabase).raw("UPDATE \(ident: ProductVariant.schema) SET held = held WHERE id = \(bind: variantID)").run()
+        }
         for order in orders {
             try await OrderMove.apply(order, to: .cancelled, actorID: nil, reason: reason, idChecked: false, on: tx, now: now)
         }

@@ -31,16 +31,25 @@ struct ReviewService {
                 try await review.update(on: tx)
                 return review
             }
-            let review = Review()
-            review.id = .v7(at: now)
-            review.productID = product.id
-            review.userID = userID
-            review.stars = stars
-            review.text = text
-            review.verified = verified
-            review.createdAt = now
-            review.updatedAt = now
-            try await review.create(on: tx)
+            // A double tap on "save" sends two first reviews: the second inserts nothing and edits the first.
+            let reviewID = UUID.v7(at: now)
+            let inserted = try await (tx as! any SQLDatabase).raw("""
+                INSERT INTO \(ident: Review.schema) (id, product_id, user_id, stars, text, verified, created_at, updated_at)
+                VALUES (\(bind: reviewID), \(bind: product.id), \(bind: userID), \(bind: stars), \(bind: text), \(bind: verified), \(bind: now), \(bind: now))
+                ON CONFLICT (product_id, user_id) DO NOTHING RETURNING id
+                """).first()
+            guard inserted != nil, let review = try await Review.find(reviewID, on: tx) else {
+                guard let existing = try await Review.query(on: tx).filter(\.$productID == product.id).filter(\.$userID == userID).first() else {
+                    throw Problem.conflict("The review changed meanwhile; try again.")
+                }
+                if existing.hiddenAt == nil { try await Self.bump(product.id, count: 0, stars: stars - existing.stars, on: tx) }
+                existing.stars = stars
+                existing.text = text
+                existing.verified = verified
+                existing.updatedAt = now
+                try await existing.update(on: tx)
+                return existing
+            }
             try await Self.bump(product.id, count: 1, stars: stars, on: tx)
             return review
         }
@@ -52,11 +61,13 @@ struct ReviewService {
     func delete(on product: ProductCatalog.ProductRef, by user: User) async throws {
         let userID = try user.requireID()
         try await services.writeTransaction(on: db) { tx in
-            guard let review = try await Review.query(on: tx).filter(\.$productID == product.id).filter(\.$userID == userID).first() else {
-                return
-            }
-            try await review.delete(on: tx)
-            if review.hiddenAt == nil { try await Self.bump(product.id, count: -1, stars: -review.stars, on: tx) }
+            // What the delete removed decides the counters, so a hide racing it counts once.
+            let deleted = try await (tx as! any SQLDatabase).raw("""
+                DELETE FROM \(ident: Review.schema) WHERE product_id = \(bind: product.id) AND user_id = \(bind: userID)
+                RETURNING stars, hidden_at
+                """).first()
+            guard let deleted, try deleted.decode(column: "hidden_at", as: Date?.self) == nil else { return }
+            try await Self.bump(product.id, count: -1, stars: -(try deleted.decode(column: "stars", as: Int.self)), on: tx)
         }
         services.catalogChanged()
     }
@@ -95,9 +106,22 @@ struct ReviewService {
 
     /// Moderation hid the review: it stops counting.
     static func hide(_ reviewID: UUID, on tx: any Database, now: Date) async throws {
-        guard let review = try await Review.find(reviewID, on: tx), review.hiddenAt == nil else { return }
-        try await Review.query(on: tx).filter(\.$id == reviewID).set(\.$hiddenAt, to: now).update()
-        try await bump(review.productID, count: -1, stars: -review.stars, on: tx)
+        let hidden = try await (tx as! any SQLDatabase).raw("""
+            UPDATE \(ident: Review.schema) SET hidden_at = \(bind: now) WHERE id = \(bind: reviewID) AND hidden_at IS NULL
+            RETURNING product_id, stars
+            """).first()
+        guard let hidden else { return }
+        try await bump(try hidden.decode(column: "product_id", as: UUID.self), count: -1, stars: -(try hidden.decode(column: "stars", as: Int.self)), on: tx)
+    }
+
+    /// Account deletion: the person's reviews go, and stop counting.
+    static func removeAll(of userID: UUID, on tx: any Database) async throws {
+        let removed = try await (tx as! any SQLDatabase).raw("""
+            DELETE FROM \(ident: Review.schema) WHERE user_id = \(bind: userID) RETURNING product_id, stars, hidden_at
+            """).all()
+        for row in removed where try row.decode(column: "hidden_at", as: Date?.self) == nil {
+            try await bump(try row.decode(column: "product_id", as: UUID.self), count: -1, stars: -(try row.decode(column: "stars", as: Int.self)), on: tx)
+        }
     }
 
     static func hasCompletedOrder(_ userID: UUID, _ productID: UUID, on tx: any Database) async throws -> Bool {

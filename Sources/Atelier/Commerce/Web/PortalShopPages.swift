@@ -110,7 +110,7 @@ enum PortalShopPages {
         do {
             _ = try await service.update(
                 variant, onHand: (try? req.content.get(Int.self, at: "onHand")) ?? variant.stock, lowStockThreshold: threshold,
-                gtin: try? req.content.get(String.self, at: "gtin"))
+                gtin: try? req.content.get(String.self, at: "gtin"), expectedOnHand: try? req.content.get(Int.self, at: "expectedOnHand"))
             Flash.set("success", "\(variant.product.title), \(variant.size): saved.", on: req)
         } catch let problem as Problem where problem.status.code < 500 {
             Flash.set("error", problem.errors.first.map { "\($0.field): \($0.message)" } ?? problem.detail ?? "Not saved.", on: req)

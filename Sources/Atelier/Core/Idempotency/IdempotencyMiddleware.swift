@@ -33,7 +33,7 @@ struct IdempotencyMiddleware: AsyncMiddleware {
         {
             let age = now.timeIntervalSince(existing.createdAt)
             if age >= Self.lifetime || (existing.statusCode == nil && age >= Self.abandonedAfter) {
-                try await existing.delete(on: request.db)
+                try await Self.write(request) { try await existing.delete(on: $0) }
             } else {
                 return try replay(existing, requestHash: requestHash)
             }
@@ -41,7 +41,7 @@ struct IdempotencyMiddleware: AsyncMiddleware {
 
         let record = IdempotencyRecord(caller: caller, key: key, requestHash: requestHash, now: now)
         do {
-            try await record.create(on: request.db)
+            try await Self.write(request) { try await record.create(on: $0) }
         } catch let error as any DatabaseError where error.isConstraintFailure {
             throw Self.inProgress
         }
@@ -51,7 +51,7 @@ struct IdempotencyMiddleware: AsyncMiddleware {
             response = try await next.respond(to: request)
         } catch {
             guard let refusal = Self.refusal(in: error) else {
-                try? await record.delete(on: request.db)
+                try? await Self.write(request) { try await record.delete(on: $0) }
                 throw error
             }
             response = refusal.response(instance: request.url.path)
@@ -61,7 +61,7 @@ struct IdempotencyMiddleware: AsyncMiddleware {
                 ?? Optional(Data()),
             body.count <= Self.maxStoredBody
         else {
-            try? await record.delete(on: request.db)
+            try? await Self.write(request) { try await record.delete(on: $0) }
             return response
         }
         response.body = .init(data: body)
@@ -69,7 +69,7 @@ struct IdempotencyMiddleware: AsyncMiddleware {
         record.responseBody = body
         let headers = response.headers.filter { !Self.skippedHeaders.contains($0.name.lowercased()) }.map { [$0.name, $0.value] }
         record.responseHeaders = String(decoding: try JSONEncoder().encode(headers), as: UTF8.self)
-        try await record.save(on: request.db)
+        try await Self.write(request) { try await record.save(on: $0) }
         return response
     }
 
@@ -86,6 +86,13 @@ struct IdempotencyMiddleware: AsyncMiddleware {
         }
         headers.replaceOrAdd(name: "Idempotent-Replayed", value: "true")
         return Response(status: .init(statusCode: status), headers: headers, body: .init(data: record.responseBody ?? Data()))
+    }
+
+    /// The record's writes take their turn with the other writes of this process (on SQLite a
+    /// writer waiting outside the queue spins on a database thread, and enough of them starve the
+    /// transaction holding the lock: seen as a hang with many concurrent checkouts).
+    private static func write(_ request: Request, _ body: @escaping @Sendable (any Database) async throws -> Void) async throws {
+        try await request.atelier.writeTransaction(on: request.db, body)
     }
 
     static let inProgress = Problem(
