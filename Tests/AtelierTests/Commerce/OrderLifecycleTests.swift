@@ -207,4 +207,35 @@ struct OrderLifecycleTests {
             #expect(queue.status == .ok)
         }
     }
+
+    @Test("a product form opened before a handover cannot write the sold piece back: its stale count is a 409; a fresh one saves")
+    func staleProductForm() async throws {
+        try await TestApp.with { t in
+            let shop = try await t.shopFixture(stockS: 3)
+            let owner = shop.owner.accessToken
+            let shopper = try await t.signUp()
+            #expect(try await t.addToCart(shop.sizeS, token: shopper.accessToken).status == .ok)
+            let order = try await t.checkout(token: shopper.accessToken).content.decode(CheckoutResponse.self).orders[0]
+            let photo = try #require(try await ProductPhoto.query(on: t.app.db).filter(\.$product.$id == UUID(uuidString: shop.productID)!).first())
+            func edit(stockS: Int, loadedS: Int) -> String {
+                TestApp.productJSON(category: shop.catalog.shirts, photos: [photo.$media.id.uuidString], status: "active")
+                    .replacingOccurrences(
+                        of: #"[{"size":"S","stock":2},{"size":"M","stock":1}]"#,
+                        with: #"[{"size":"S","stock":\#(stockS),"expectedStock":\#(loadedS)},{"size":"M","stock":3,"expectedStock":3}]"#)
+            }
+            // The form was opened with S at 3; then the piece is handed over (S goes to 2).
+            for status in ["confirmed", "readyForPickup", "completed"] {
+                try await t.send(.POST, "/api/v1/stores/\(shop.storeID)/orders/\(order.id)/transition", json: #"{"to":"\#(status)"}"#, token: owner)
+            }
+            #expect(try await t.variantStock(shop.sizeS).stock == 2)
+            let path = "/api/v1/stores/\(shop.storeID)/products/\(shop.productID)"
+            let stale = try await t.send(.PUT, path, json: edit(stockS: 3, loadedS: 3), token: owner)
+            #expect(stale.status == .conflict, "\(stale.body.string)")
+            #expect(try stale.problem().fields == ["variants[0].stock"])
+            #expect(try await t.variantStock(shop.sizeS).stock == 2)
+            let fresh = try await t.send(.PUT, path, json: edit(stockS: 4, loadedS: 2), token: owner)
+            #expect(fresh.status == .ok, "\(fresh.body.string)")
+            #expect(try await t.variantStock(shop.sizeS).stock == 4)
+        }
+    }
 }

@@ -132,7 +132,7 @@ extension ProductDraft {
             title: input.title, description: input.description ?? "", brandID: brandID, categoryID: categoryID,
             gender: input.gender.rawValue, priceMinor: price, originalPriceMinor: original, currency: input.price.currency,
             colors: input.colors ?? [], colorName: input.colorName ?? "", fabric: input.fabric ?? "", styles: input.styles ?? [],
-            variants: input.variants.map { .init(size: $0.size, color: $0.color, stock: $0.stock, sku: $0.sku) },
+            variants: input.variants.map { .init(size: $0.size, color: $0.color, stock: $0.stock, sku: $0.sku, expectedStock: $0.expectedStock) },
             photoIDs: photoIDs, status: input.status == .active ? .active : .inactive, minAge: input.minAge,
             externalURL: input.externalUrl)
     }

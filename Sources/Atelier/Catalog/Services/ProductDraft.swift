@@ -8,6 +8,9 @@ struct ProductDraft: Sendable {
         var color: String?
         var stock: Int
         var sku: String?
+        /// The count on hand the editor loaded (form or API); when the count changed since (a handover,
+        /// another edit), the save is a 409 instead of writing the old count back.
+        var expectedStock: Int? = nil
     }
 
     var title: String

@@ -169,9 +169,15 @@ struct ProductService {
             let updated = try await sql.raw("""
                 UPDATE \(ident: ProductVariant.schema) SET size = \(bind: variant.size), color = \(bind: variant.color),
                 stock = \(bind: variant.stock), sku = \(bind: variant.sku), position = \(bind: position)
-                WHERE id = \(bind: row.id!) AND held + allocated <= \(bind: variant.stock) RETURNING id
+                WHERE id = \(bind: row.id!) AND held + allocated <= \(bind: variant.stock)
+                AND (\(bind: variant.expectedStock) IS NULL OR stock = \(bind: variant.expectedStock)) RETURNING id
                 """).first()
             guard updated != nil else {
+                if let expected = variant.expectedStock, let now = try await ProductVariant.find(row.id!, on: tx)?.stock, now != expected {
+                    throw Problem.conflict(
+                        "Size \(variant.size) now has \(now) on hand (orders were handed over or someone else edited it since you opened the form); check the count and save again.",
+                        field: "variants[\(position)].stock")
+                }
                 let taken = try await ProductVariant.find(row.id!, on: tx).map { $0.held + $0.allocated } ?? 0
                 throw Problem.conflict(
                     "\(taken) of size \(variant.size) are taken by open orders; stock cannot go below that.", field: "variants[\(position)].stock")

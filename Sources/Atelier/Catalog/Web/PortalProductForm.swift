@@ -31,6 +31,8 @@ enum PortalProductForm {
         var sizes: [String]?
         var variantColors: [String]?
         var stocks: [String]?
+        /// The counts the form showed when it was opened (hidden), so a save cannot undo a handover.
+        var loadedStocks: [String]?
         var skus: [String]?
         var photoIds: [String]?
         var positions: [String]?
@@ -151,6 +153,7 @@ enum PortalProductForm {
         var size: String
         var color: String
         var stock: String
+        var loadedStock: String
         var sku: String
     }
 
@@ -187,10 +190,12 @@ enum PortalProductForm {
             return PhotoRow(id: id.uuidString, position: index + 1, image: WebImage(row, alt: "Photo \(index + 1)", service: media, preferredWidth: 270))
         }
         var variantRows = variants.enumerated().map { index, variant in
-            VariantRow(index: index, row: index + 1, size: variant.size, color: variant.color ?? "", stock: String(variant.stock), sku: variant.sku ?? "")
+            VariantRow(
+                index: index, row: index + 1, size: variant.size, color: variant.color ?? "", stock: String(variant.stock),
+                loadedStock: variant.expectedStock.map(String.init) ?? String(variant.stock), sku: variant.sku ?? "")
         }
         while variantRows.count < max(4, variants.count + 2) {
-            variantRows.append(VariantRow(index: variantRows.count, row: variantRows.count + 1, size: "", color: "", stock: "", sku: ""))
+            variantRows.append(VariantRow(index: variantRows.count, row: variantRows.count + 1, size: "", color: "", stock: "", loadedStock: "", sku: ""))
         }
         let productID = product?.id?.uuidString
         let action = productID.map { "/portal/stores/\(nav.id)/products/\($0)/edit" } ?? "/portal/stores/\(nav.id)/products"

@@ -39,7 +39,8 @@ enum ProductFormReader {
             }
             let stock = stockText.isEmpty ? 0 : Int(stockText)
             if stock == nil { errors.add("variants", "Row \(index + 1): stock must be a whole number") }
-            variants.append(.init(size: size, color: color.isEmpty ? nil : color, stock: stock ?? 0, sku: sku.isEmpty ? nil : sku))
+            let loaded = Int((form.loadedStocks?[safe: index] ?? "").trimmingCharacters(in: .whitespaces))
+            variants.append(.init(size: size, color: color.isEmpty ? nil : color, stock: stock ?? 0, sku: sku.isEmpty ? nil : sku, expectedStock: loaded))
         }
         values["variantCount"] = String(variants.count)
         let draft = ProductDraft(
