@@ -102,6 +102,12 @@ struct OrderLifecycleTests {
             #expect(variant.stock == 2 && variant.allocated == 0 && variant.available == 2)
             let history = try done.content.decode(OrderResponse.self).history.map(\.to)
             #expect(history == ["placed", "confirmed", "readyForPickup", "completed"])
+            // The handover is a sale in the store's stats (API and the portal chart).
+            let today = try await StoreStatsService(db: t.app.db, services: t.app.atelier)
+                .series(storeID: UUID(uuidString: shop.storeID)!, days: 1)[0]
+            #expect(today.orders == 1 && today.salesMinor == 49_900)
+            let stats = try await t.send(.GET, "/api/v1/stores/\(shop.storeID)/stats?days=1", token: owner)
+            #expect(stats.body.string.contains(#""salesMinor":49900"#))
             // Cancelling by staff needs a reason, and a completed order cannot be cancelled.
             #expect(try await t.send(.POST, base, json: #"{"to":"cancelled","reason":"x"}"#, token: owner).status == .conflict)
         }

@@ -92,7 +92,11 @@ extension APIHandler {
         let series = try await StoreStatsService(db: req.db, services: services).series(storeID: store.requireID(), days: days)
         let open = try await UnavailableReportService(db: req.db, services: services).openCount(for: store.requireID())
         return .ok(.init(body: .json(.init(
-            days: series.map { .init(day: $0.day, follows: $0.follows, likes: $0.likes, views: $0.views, shareVisits: $0.shareVisits) },
+            days: series.map {
+                .init(
+                    day: $0.day, follows: $0.follows, likes: $0.likes, views: $0.views, shareVisits: $0.shareVisits, orders: $0.orders,
+                    salesMinor: $0.salesMinor, shopClicks: $0.shopClicks)
+            },
             openUnavailableReports: open))))
     }
 

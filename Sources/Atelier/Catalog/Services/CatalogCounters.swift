@@ -82,6 +82,10 @@ struct StoreStatsService {
         var likes: Int
         var views: Int
         var shareVisits: Int
+        /// Orders handed over that day, their value (minor units) and clicks through to product shops.
+        var orders = 0
+        var salesMinor = 0
+        var shopClicks = 0
     }
 
     let db: any Database
@@ -92,7 +96,7 @@ struct StoreStatsService {
         let today = services.clock.now()
         let labels = (0..<days).reversed().map { StatsDay.string(today.addingTimeInterval(-Double($0) * 86_400)) }
         let rows = try await (db as! any SQLDatabase).raw("""
-            SELECT day, follows, likes, views, share_visits FROM store_daily_stats
+            SELECT day, follows, likes, views, share_visits, orders, sales_minor, shop_clicks FROM store_daily_stats
             WHERE store_id = \(bind: storeID) AND day >= \(bind: labels.first ?? "")
             """).all()
         var byDay: [String: Day] = [:]
@@ -100,21 +104,26 @@ struct StoreStatsService {
             let day = try row.decode(column: "day", as: String.self)
             byDay[day] = Day(
                 day: day, follows: try row.decode(column: "follows", as: Int.self), likes: try row.decode(column: "likes", as: Int.self),
-                views: try row.decode(column: "views", as: Int.self), shareVisits: try row.decode(column: "share_visits", as: Int.self))
+                views: try row.decode(column: "views", as: Int.self), shareVisits: try row.decode(column: "share_visits", as: Int.self),
+                orders: try row.decode(column: "orders", as: Int.self), salesMinor: try row.decode(column: "sales_minor", as: Int.self),
+                shopClicks: try row.decode(column: "shop_clicks", as: Int.self))
         }
         return labels.map { byDay[$0] ?? Day(day: $0, follows: 0, likes: 0, views: 0, shareVisits: 0) }
     }
 
     /// Adds to one store-day (follows and likes come from the discovery domain).
     static func bump(storeID: UUID, day: String, views: Int = 0, shareVisits: Int = 0, likes: Int = 0, follows: Int = 0,
-                     on sql: any SQLDatabase) async throws {
+                     orders: Int = 0, salesMinor: Int = 0, shopClicks: Int = 0, on sql: any SQLDatabase) async throws {
         try await sql.raw("""
-            INSERT INTO store_daily_stats (store_id, day, views, share_visits, likes, follows)
-            SELECT \(bind: storeID), \(bind: day), \(bind: views), \(bind: shareVisits), \(bind: likes), \(bind: follows)
+            INSERT INTO store_daily_stats (store_id, day, views, share_visits, likes, follows, orders, sales_minor, shop_clicks)
+            SELECT \(bind: storeID), \(bind: day), \(bind: views), \(bind: shareVisits), \(bind: likes), \(bind: follows),
+            \(bind: orders), \(bind: salesMinor), \(bind: shopClicks)
             WHERE EXISTS (SELECT 1 FROM \(ident: Store.schema) WHERE id = \(bind: storeID))
             ON CONFLICT (store_id, day) DO UPDATE SET views = store_daily_stats.views + excluded.views,
             share_visits = store_daily_stats.share_visits + excluded.share_visits,
-            likes = store_daily_stats.likes + excluded.likes, follows = store_daily_stats.follows + excluded.follows
+            likes = store_daily_stats.likes + excluded.likes, follows = store_daily_stats.follows + excluded.follows,
+            orders = store_daily_stats.orders + excluded.orders, sales_minor = store_daily_stats.sales_minor + excluded.sales_minor,
+            shop_clicks = store_daily_stats.shop_clicks + excluded.shop_clicks
             """).run()
     }
 }

@@ -224,7 +224,8 @@ enum PortalStorePages {
         try await req.atelier.catalogCounters.flush(on: req.db)
         let series = try await StoreStatsService(db: req.db, services: req.atelier).series(storeID: store.requireID(), days: 90)
         let reports = try await UnavailableReportService(db: req.db, services: req.atelier).open(for: store.requireID(), page: PageRequest(limit: 100, cursor: nil))
-        let charts = StatsChart.charts(series)
+        let currency = try await Product.query(on: req.db).filter(\.$store.$id == store.requireID()).first()?.currency ?? "SEK"
+        let charts = StatsChart.charts(series, currency: currency)
         return try await req.renderPage("catalog/portal-stats", StatsPage(
             page: PageContext(req, title: "\(store.name) · stats"), store: nav, charts: charts,
             totals: Dictionary(uniqueKeysWithValues: charts.map { ($0.key, $0.total) }),

@@ -24,8 +24,13 @@ enum StatsChart {
     static let width = 360.0
     static let height = 120.0
 
-    static func charts(_ days: [StoreStatsService.Day]) -> [Chart] {
-        [
+    /// `currency`: what the store sells in, for the sales chart (whole units).
+    static func charts(_ days: [StoreStatsService.Day], currency: String = "SEK") -> [Chart] {
+        let scale = Int(pow(10, Double(MoneyText.digits(currency))))
+        return [
+            chart("sales", "Sales, \(currency) (orders handed over)", days.map { ($0.day, $0.salesMinor / scale) }),
+            chart("orders", "Orders handed over", days.map { ($0.day, $0.orders) }),
+            chart("shopClicks", "Clicks to your online shop", days.map { ($0.day, $0.shopClicks) }),
             chart("follows", "New followers", days.map { ($0.day, $0.follows) }),
             chart("likes", "Likes", days.map { ($0.day, $0.likes) }),
             chart("views", "Product views", days.map { ($0.day, $0.views) }),

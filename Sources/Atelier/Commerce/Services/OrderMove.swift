@@ -25,6 +25,12 @@ enum OrderMove {
             """).first()
         guard moved != nil else { throw Problem.conflict("Order \(order.number) changed meanwhile; reload it.", field: "to") }
         if before != after { try await moveStock(of: orderID, from: before, to: after, on: tx) }
+        // Sales in the store's stats are orders handed over (and taken back when refunded), on the day it happened.
+        if to == .completed || to == .refunded {
+            let sign = to == .completed ? 1 : -1
+            try await StoreStatsService.bump(
+                storeID: order.storeID, day: StatsDay.string(now), orders: sign, salesMinor: sign * order.totalMinor, on: tx as! any SQLDatabase)
+        }
         guard let updated = try await Order.find(orderID, on: tx) else { throw Problem.notFound("order") }
         try await OrderHistory.record(updated, from: from, by: actorID, reason: reason, on: tx, now: now)
         return updated

@@ -20,6 +20,7 @@ enum AffiliateRedirect {
                     INSERT INTO affiliate_clicks (product_id, store_id, day, clicks) VALUES (\(bind: id), \(bind: storeID), \(bind: day), 1)
                     ON CONFLICT (product_id, day) DO UPDATE SET clicks = affiliate_clicks.clicks + 1
                     """).run()
+                try await StoreStatsService.bump(storeID: storeID, day: day, shopClicks: 1, on: tx as! any SQLDatabase)
             }
             let response = req.redirect(to: url.absoluteString, redirectType: .normal)
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")

@@ -89,5 +89,6 @@ enum Migrations {
         app.migrations.add(AddCardPayments())
         app.migrations.add(CreateReviews())
         app.migrations.add(CreateAffiliateClicks())
+        app.migrations.add(AddSalesToStoreStats())
     }
 }
