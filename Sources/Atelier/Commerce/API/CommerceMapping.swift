@@ -24,7 +24,7 @@ enum CommerceMapping {
     static func line(_ line: CartContents.Line) -> Components.Schemas.CartLine {
         let currency = line.product.currency
         return .init(
-            variantId: line.variant.id!.uuidString.lowercased(), productId: line.product.id!.uuidString.lowercased(),
+            variantId: line.variant.id!.idString, productId: line.product.id!.idString,
             title: line.product.title, size: line.variant.size, color: line.variant.color, quantity: line.line.quantity,
             unitPrice: money(line.unitPriceMinor, currency), lineTotal: money(line.lineTotalMinor, currency),
             available: line.variant.available,
@@ -36,7 +36,7 @@ enum CommerceMapping {
     }
 
     static func storeSummary(_ store: Store) -> Components.Schemas.StoreSummary {
-        .init(id: store.id!.uuidString.lowercased(), name: store.name, slug: store.slug, city: store.city)
+        .init(id: store.id!.idString, name: store.name, slug: store.slug, city: store.city)
     }
 
     /// Orders with their lines, history, store and (for staff) customer, read in a few queries.
@@ -59,16 +59,16 @@ enum CommerceMapping {
             let currency = order.currency
             let address = order.deliveryAddress.flatMap { try? JSONDecoder().decode(CheckoutRequest.Address.self, from: Data($0.utf8)) }
             return .init(
-                id: order.id!.uuidString.lowercased(), number: order.number,
-                store: stores[order.storeID].map(storeSummary) ?? .init(id: order.storeID.uuidString.lowercased(), name: "", slug: "", city: ""),
+                id: order.id!.idString, number: order.number,
+                store: stores[order.storeID].map(storeSummary) ?? .init(id: order.storeID.idString, name: "", slug: "", city: ""),
                 customer: order.userID.flatMap { customers[$0] }.map {
-                    .init(id: $0.id!.uuidString.lowercased(), displayName: $0.displayName, username: $0.username, email: $0.email)
+                    .init(id: $0.id!.idString, displayName: $0.displayName, username: $0.username, email: $0.email)
                 },
                 status: .init(rawValue: order.status)!, fulfilment: .init(rawValue: order.fulfilment)!,
                 paymentMethod: .init(rawValue: order.paymentMethod)!,
                 lines: (lines[order.id!] ?? []).map { line in
                     .init(
-                        productId: line.productID?.uuidString.lowercased(), variantId: line.variantID?.uuidString.lowercased(),
+                        productId: line.productID?.idString, variantId: line.variantID?.idString,
                         title: line.title, size: line.size, quantity: line.quantity,
                         unitPrice: money(line.unitPriceMinor, currency), lineTotal: money(line.unitPriceMinor * line.quantity, currency))
                 },
@@ -101,19 +101,19 @@ enum CommerceMapping {
             deliveryEnabled: s.deliveryEnabled, deliveryRadiusKm: s.deliveryRadiusKm, deliveryFee: money(s.deliveryFeeMinor, currency),
             deliveryFreeOver: s.deliveryFreeOverMinor.map { money($0, currency) }, payAtStore: s.payAtStore, payByCard: s.payByCard,
             payByInvoice: s.payByInvoice, minimumOrder: money(s.minimumOrderMinor, currency), legalAge: s.legalAge,
-            restrictedCategoryIds: s.restrictedCategoryIDs.map { $0.uuidString.lowercased() }, requireIdCheck: s.requireIDCheck,
+            restrictedCategoryIds: s.restrictedCategoryIDs.map { $0.idString }, requireIdCheck: s.requireIDCheck,
             signInToBrowse: s.signInToBrowse)
     }
 
     static func stock(_ v: ProductVariant) -> Components.Schemas.VariantStock {
         .init(
-            variantId: v.id!.uuidString.lowercased(), productId: v.$product.id.uuidString.lowercased(), size: v.size, onHand: v.stock,
+            variantId: v.id!.idString, productId: v.$product.id.idString, size: v.size, onHand: v.stock,
             held: v.held, allocated: v.allocated, available: v.available, lowStockThreshold: v.lowStockThreshold, gtin: v.gtin)
     }
 
     static func discountCode(_ c: DiscountCode) -> Components.Schemas.DiscountCode {
         .init(
-            id: c.id!.uuidString.lowercased(), code: c.code, kind: .init(rawValue: c.kind)!, value: c.value, minimumOrder: c.minimumOrderMinor,
+            id: c.id!.idString, code: c.code, kind: .init(rawValue: c.kind)!, value: c.value, minimumOrder: c.minimumOrderMinor,
             startsAt: c.startsAt, endsAt: c.endsAt, totalLimit: c.totalLimit, perCustomerLimit: c.perCustomerLimit, usedCount: c.usedCount,
             createdAt: c.createdAt)
     }

@@ -59,8 +59,8 @@ extension APIHandler {
         return reviews.map { review in
             let author = authors[review.userID]
             return .init(
-                id: review.id!.uuidString.lowercased(), productId: review.productID.uuidString.lowercased(),
-                author: .init(id: review.userID.uuidString.lowercased(), displayName: author?.displayName ?? "", username: author?.username ?? ""),
+                id: review.id!.idString, productId: review.productID.idString,
+                author: .init(id: review.userID.idString, displayName: author?.displayName ?? "", username: author?.username ?? ""),
                 stars: review.stars, text: review.text, verifiedPurchase: review.verified, reply: review.reply, repliedAt: review.repliedAt,
                 createdAt: review.createdAt, updatedAt: review.updatedAt)
         }

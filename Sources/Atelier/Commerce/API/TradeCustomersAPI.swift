@@ -67,7 +67,7 @@ extension APIHandler {
 
     private func tradeAccount(_ row: TradeCustomer, store: Store, user: User?) -> Components.Schemas.TradeAccount {
         .init(
-            store: CommerceMapping.storeSummary(store), userId: row.userID.uuidString.lowercased(), displayName: user?.displayName,
+            store: CommerceMapping.storeSummary(store), userId: row.userID.idString, displayName: user?.displayName,
             email: user?.email, companyName: row.companyName, vatNumber: row.vatNumber.isEmpty ? nil : row.vatNumber,
             status: .init(rawValue: row.status)!, createdAt: row.createdAt, decidedAt: row.decidedAt)
     }

@@ -15,7 +15,7 @@ struct CardPayments {
         if let id = order.paymentIntentID, let secret = order.paymentClientSecret { return PaymentIntent(id: id, clientSecret: secret) }
         let orderID = try order.requireID()
         let intent = try await provider.createIntent(
-            amountMinor: order.totalMinor, currency: order.currency, orderID: orderID, idempotencyKey: "order-\(orderID.uuidString.lowercased())")
+            amountMinor: order.totalMinor, currency: order.currency, orderID: orderID, idempotencyKey: "order-\(orderID.idString)")
         try await services.writeTransaction(on: db) { tx in
             try await Order.query(on: tx).filter(\.$id == orderID)
                 .set(\.$paymentIntentID, to: intent.id).set(\.$paymentClientSecret, to: intent.clientSecret).update()

@@ -22,7 +22,7 @@ struct StripePayments: PaymentProvider {
         request.headers.add(name: "Idempotency-Key", value: idempotencyKey)
         let form = [
             ("amount", String(amountMinor)), ("currency", currency.lowercased()),
-            ("automatic_payment_methods[enabled]", "true"), ("metadata[order_id]", orderID.uuidString.lowercased()),
+            ("automatic_payment_methods[enabled]", "true"), ("metadata[order_id]", orderID.idString),
         ]
         request.body = .bytes(ByteBuffer(string: form.map { "\(Self.formEscape($0.0))=\(Self.formEscape($0.1))" }.joined(separator: "&")))
         let response: HTTPClientResponse

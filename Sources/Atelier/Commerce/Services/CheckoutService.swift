@@ -95,10 +95,10 @@ struct CheckoutService {
             guard group.orderingEnabled else {
                 throw Problem.conflict(
                     "\(group.store.name) does not take orders at the moment; remove its items to order the rest.",
-                    field: "stores.\(group.store.id!.uuidString.lowercased())")
+                    field: "stores.\(group.store.id!.idString)")
             }
             for line in group.lines {
-                let variantID = line.variant.id!.uuidString.lowercased()
+                let variantID = line.variant.id!.idString
                 if group.tradeCustomer, line.product.caseSize > 1, !line.line.quantity.isMultiple(of: line.product.caseSize) {
                     throw Problem.invalid(
                         "lines.\(variantID).quantity", "\(line.product.title) is sold to the trade in cases of \(line.product.caseSize)")
@@ -123,7 +123,7 @@ struct CheckoutService {
         for group in contents.groups where Set(group.lines.map(\.product.currency)).count > 1 {
             throw Problem.conflict(
                 "\(group.store.name) prices the items in your cart in different currencies; order them separately.",
-                field: "stores.\(group.store.id!.uuidString.lowercased())")
+                field: "stores.\(group.store.id!.idString)")
         }
     }
 
@@ -189,7 +189,7 @@ struct CheckoutService {
             } else {
                 let left = try await ProductVariant.find(variantID, on: tx)?.available ?? 0
                 short.append(.init(
-                    field: "lines.\(variantID.uuidString.lowercased())",
+                    field: "lines.\(variantID.idString)",
                     message: "only \(left) of \(line.product.title) in size \(line.variant.size) left"))
             }
         }

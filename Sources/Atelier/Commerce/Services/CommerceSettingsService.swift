@@ -78,7 +78,7 @@ struct CommerceSettingsService {
         row.payByInvoice = draft.payByInvoice
         row.minimumOrderMinor = draft.minimumOrderMinor
         row.legalAge = draft.legalAge
-        row.restrictedCategoryList = categories.map { $0.uuidString.lowercased() }.joined(separator: ",")
+        row.restrictedCategoryList = categories.map { $0.idString }.joined(separator: ",")
         row.requireIDCheck = draft.requireIDCheck
         row.signInToBrowse = draft.signInToBrowse
         row.updatedAt = now

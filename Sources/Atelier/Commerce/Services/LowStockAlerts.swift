@@ -15,7 +15,7 @@ enum LowStockAlerts {
         var recipients: [UUID] = []
         for crossing in crossings {
             let members = try await StoreMember.query(on: tx).filter(\.$store.$id == crossing.storeID).all()
-            let store = crossing.storeID.uuidString.lowercased()
+            let store = crossing.storeID.idString
             for member in members {
                 try await InboxService.record(
                     .init(

@@ -20,7 +20,7 @@ enum OrderReceiptMail {
             text += "We hold it for you until \(OrderWebPages.format(until, timeZone: store.timeZone)).\n"
         }
         text += "\(store.name), \(store.street), \(store.city)\n"
-        text += "Your receipt and the order's progress: \(baseURL)/orders/\(order.id!.uuidString.lowercased())\n"
+        text += "Your receipt and the order's progress: \(baseURL)/orders/\(order.id!.idString)\n"
         return Mail(to: address, subject: "Your order \(order.number) at \(store.name)", text: text)
     }
 }

@@ -99,7 +99,7 @@ enum OrderHistory {
 
         guard let customerID = order.userID else { return }
         let storeName = try await Store.find(order.storeID, on: tx)?.name ?? "the store"
-        let id = order.id!.uuidString.lowercased()
+        let id = order.id!.idString
         try await InboxService.record(
             .init(
                 recipientID: customerID, kind: .orderUpdated, actorID: actorID,

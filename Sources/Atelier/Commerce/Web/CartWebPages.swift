@@ -56,7 +56,7 @@ enum CartWebPages {
             page: PageContext(req, title: "Cart"), groups: groups, totals: contents.totals.map { MoneyText.format($0.minor, $0.currency) },
             itemCount: contents.itemCount, hasIssues: lines.contains { !$0.issues.isEmpty },
             priceChanged: lines.contains { line in line.issues.contains { $0.kind == CartContents.IssueKind.priceChanged } },
-            attempt: UUID().uuidString.lowercased()))
+            attempt: UUID().idString))
     }
 
     private static func group(_ group: CartContents.Group) -> Group {
@@ -70,7 +70,7 @@ enum CartWebPages {
     private static func line(_ line: CartContents.Line) -> Line {
         let currency = line.product.currency
         return Line(
-            variantID: line.variant.id!.uuidString.lowercased(), productURL: "/products/\(line.product.id!.uuidString.lowercased())",
+            variantID: line.variant.id!.idString, productURL: "/products/\(line.product.id!.idString)",
             title: line.product.title, size: line.variant.size, quantity: line.line.quantity,
             unitPrice: MoneyText.format(line.unitPriceMinor, currency), lineTotal: MoneyText.format(line.lineTotalMinor, currency),
             issues: line.issues.map(\.message))
@@ -84,7 +84,7 @@ enum CartWebPages {
 
     static func add(_ req: Request) async throws -> Response {
         let form = try req.content.decode(AddForm.self)
-        let back = form.productID.flatMap(UUID.init(uuidString:)).map { "/products/\($0.uuidString.lowercased())" } ?? "/cart"
+        let back = form.productID.flatMap(UUID.init(uuidString:)).map { "/products/\($0.idString)" } ?? "/cart"
         do {
             let owner = try WebCart.owner(req, create: true)!
             _ = try await CartService(db: req.db, services: req.atelier)
@@ -134,7 +134,7 @@ enum CartWebPages {
                 fulfilment: Order.Fulfilment(rawValue: form.fulfilment ?? "") ?? .pickup,
                 payment: Order.Payment(rawValue: form.paymentMethod ?? "") ?? .payAtStore, discountCode: form.discountCode, address: nil)
             let orders = try await CheckoutService(db: req.db, services: req.atelier).checkout(request, by: user)
-            let target = orders.count == 1 ? "/orders/\(orders[0].id!.uuidString.lowercased())" : "/orders"
+            let target = orders.count == 1 ? "/orders/\(orders[0].id!.idString)" : "/orders"
             req.session.data[attemptKey] = target
             Flash.set("success", orders.count == 1 ? "Thank you! Your order is placed." : "Thank you! One order per store is placed.", on: req)
             return req.redirect(to: target)

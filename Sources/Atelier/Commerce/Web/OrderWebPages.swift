@@ -62,7 +62,7 @@ enum OrderWebPages {
         return orders.map { order in
             let money = { (minor: Int) in MoneyText.format(minor, order.currency) }
             let time = { (date: Date) in Self.format(date, timeZone: stores[order.storeID]?.timeZone) }
-            let id = order.id!.uuidString.lowercased()
+            let id = order.id!.idString
             return OrderCard(
                 id: id, url: "/orders/\(id)", number: order.number, storeName: stores[order.storeID]?.name ?? "", status: order.status,
                 statusLabel: labels[order.state] ?? order.status, fulfilment: fulfilments[order.fulfilment] ?? order.fulfilment,
@@ -70,7 +70,7 @@ enum OrderWebPages {
                 lines: (lines[order.id!] ?? []).map {
                     OrderLineRow(
                         title: $0.title, size: $0.size, quantity: $0.quantity, unitPrice: money($0.unitPriceMinor),
-                        lineTotal: money($0.unitPriceMinor * $0.quantity), productURL: $0.productID.map { "/products/\($0.uuidString.lowercased())" })
+                        lineTotal: money($0.unitPriceMinor * $0.quantity), productURL: $0.productID.map { "/products/\($0.idString)" })
                 },
                 subtotal: money(order.subtotalMinor), discount: order.discountMinor > 0 ? money(order.discountMinor) : nil,
                 deliveryFee: order.deliveryFeeMinor > 0 ? money(order.deliveryFeeMinor) : nil, total: money(order.totalMinor),
@@ -134,7 +134,7 @@ enum OrderWebPages {
         } catch let problem as Problem where problem.status.code < 500 {
             Flash.set("error", "The store has confirmed this order already; ask them to cancel it.", on: req)
         }
-        return req.redirect(to: "/orders/\(order.id!.uuidString.lowercased())")
+        return req.redirect(to: "/orders/\(order.id!.idString)")
     }
 
     static func reorder(_ req: Request) async throws -> Response {

@@ -85,8 +85,8 @@ enum PortalShopPages {
                 let low = variant.lowStockThreshold.map { variant.available <= $0 } ?? (variant.available == 0)
                 if onlyLow, !low { continue }
                 rows.append(StockRow(
-                    variantID: variant.id!.uuidString.lowercased(), productTitle: product.title,
-                    productURL: "/portal/stores/\(nav.id)/products/\(product.id!.uuidString)/edit", size: variant.size, onHand: variant.stock,
+                    variantID: variant.id!.idString, productTitle: product.title,
+                    productURL: "/portal/stores/\(nav.id)/products/\(product.id!.idString)/edit", size: variant.size, onHand: variant.stock,
                     held: variant.held, allocated: variant.allocated, available: variant.available, threshold: variant.lowStockThreshold,
                     gtin: variant.gtin, low: low, matched: code != nil && variant.gtin == code))
             }
@@ -122,7 +122,7 @@ enum PortalShopPages {
         let (store, nav) = try await PortalRoutes.managedStore(req, section: "trade")
         let rows = try await TradeCustomerService(db: req.db, services: req.atelier).list(of: store, status: nil).map { row, user in
             TradeRow(
-                userID: row.userID.uuidString.lowercased(), company: row.companyName, vat: row.vatNumber,
+                userID: row.userID.idString, company: row.companyName, vat: row.vatNumber,
                 person: "\(user.displayName)\(user.email.map { " · \($0)" } ?? "")", status: row.status)
         }
         return try await req.renderPage("commerce/portal-trade", TradeContext(page: PageContext(req, title: "Trade customers · \(store.name)"), store: nav, rows: rows))

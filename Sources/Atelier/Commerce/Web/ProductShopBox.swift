@@ -50,7 +50,7 @@ enum ProductShopBox {
         return Context(
             orderable: product.isActive && view.store.isActive && settings?.orderingEnabled == true,
             sizes: view.variants.map {
-                Size(variantID: $0.id!.uuidString.lowercased(), label: $0.size + ($0.color.map { " · \($0)" } ?? ""), available: $0.available)
+                Size(variantID: $0.id!.idString, label: $0.size + ($0.color.map { " · \($0)" } ?? ""), available: $0.available)
             },
             tradePrice: trade ? MoneyText.format(product.tradePriceMinor!, product.currency) : nil, caseSize: trade ? product.caseSize : nil,
             reviews: reviews.items.map {
@@ -73,6 +73,6 @@ enum ProductShopBox {
         } catch let problem as Problem where problem.status.code < 500 {
             Flash.set("error", problem.errors.first.map { "\($0.field): \($0.message)" } ?? problem.detail ?? "The review could not be saved.", on: req)
         }
-        return req.redirect(to: "/products/\(id.uuidString.lowercased())#reviews")
+        return req.redirect(to: "/products/\(id.idString)#reviews")
     }
 }
