@@ -4,13 +4,13 @@ import Vapor
 
 enum APIRoutes {
     static func register(_ app: Application) throws {
-        let api = app.grouped(
+        let api = app.grouped(AsyncMiddlewareChain(
             PublicListCacheMiddleware(),
             ConditionalGETMiddleware(),
             JSONBodyLimitMiddleware(maxBytes: app.atelier.config.maxJSONBodyBytes),
             NULTextMiddleware(),
             IdempotencyMiddleware(),
-            RequestContextMiddleware())
+            RequestContextMiddleware()))
         let transport = VaporTransport(routesBuilder: api)
         try APIHandler(app: app).registerHandlers(
             on: transport, serverURL: URL(string: "/api/v1")!,

@@ -4,13 +4,12 @@ import Vapor
 /// Turns every error into an RFC 9457 problem: our own `Problem`s, Vapor's aborts (unknown route,
 /// body too large, ...), errors from the generated OpenAPI layer (undecodable JSON, wrong content
 /// type) and anything unexpected (a 500, logged). Browsers asking for HTML get an error page instead.
-struct ProblemMiddleware: AsyncMiddleware {
+struct ProblemMiddleware: Middleware {
     let methodIndex: RouteMethodIndex
 
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        do {
-            return try await next.respond(to: request)
-        } catch {
+    // On futures: it sees every request, and only an error page needs a task (see SecurityHeadersMiddleware).
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        next.respond(to: request).flatMapError { error in
             let problem = problem(for: error, request: request)
             if problem.status.code >= 500 {
                 // A ServerError's own description carries the request, Authorization header
@@ -22,9 +21,9 @@ struct ProblemMiddleware: AsyncMiddleware {
                 }
             }
             if wantsHTML(request) {
-                return try await ErrorPage.render(problem, for: request)
+                return request.eventLoop.makeFutureWithTask { try await ErrorPage.render(problem, for: request) }
             }
-            return problem.response(instance: request.url.path)
+            return request.eventLoop.makeSucceededFuture(problem.response(instance: request.url.path))
         }
     }
 

@@ -1,7 +1,7 @@
 import Vapor
 
 /// Security headers on every response, and the request id echoed back for support.
-struct SecurityHeadersMiddleware: AsyncMiddleware {
+struct SecurityHeadersMiddleware: Middleware {
     let httpsOnly: Bool
     let contentSecurityPolicy: String
 
@@ -19,24 +19,26 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
         ].joined(separator: "; ")
     }
 
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let response = try await next.respond(to: request)
-        let headers = [
-            ("Content-Security-Policy", contentSecurityPolicy),
-            ("X-Content-Type-Options", "nosniff"),
-            ("Referrer-Policy", "strict-origin-when-cross-origin"),
-            ("X-Frame-Options", "DENY"),
-            ("Permissions-Policy", "camera=(), microphone=(), geolocation=(self)"),
-        ]
-        for (name, value) in headers where !response.headers.contains(name: name) {
-            response.headers.replaceOrAdd(name: name, value: value)
+    // On futures, not async: it runs for every request, and an async middleware costs a task each (AsyncMiddlewareChain).
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        next.respond(to: request).map { response in
+            let headers = [
+                ("Content-Security-Policy", contentSecurityPolicy),
+                ("X-Content-Type-Options", "nosniff"),
+                ("Referrer-Policy", "strict-origin-when-cross-origin"),
+                ("X-Frame-Options", "DENY"),
+                ("Permissions-Policy", "camera=(), microphone=(), geolocation=(self)"),
+            ]
+            for (name, value) in headers where !response.headers.contains(name: name) {
+                response.headers.replaceOrAdd(name: name, value: value)
+            }
+            if httpsOnly {
+                response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains")
+            }
+            if case .string(let id)? = request.logger[metadataKey: "request-id"] {
+                response.headers.replaceOrAdd(name: "X-Request-Id", value: id)
+            }
+            return response
         }
-        if httpsOnly {
-            response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains")
-        }
-        if case .string(let id)? = request.logger[metadataKey: "request-id"] {
-            response.headers.replaceOrAdd(name: "X-Request-Id", value: id)
-        }
-        return response
     }
 }
