@@ -42,6 +42,24 @@ struct ProductPageBody: Decodable {
     var nextCursor: String?
 }
 
+/// A product as lists answer it (`ProductCard`).
+struct ProductCardBody: Decodable {
+    struct StoreRef: Decodable { var id: String; var name: String; var city: String; var distanceMeters: Int? }
+    struct Photo: Decodable { var id: String; var width: Int; var height: Int; var src: String; var srcset: String }
+    var id: String
+    var title: String
+    var price: ProductBody.Money
+    var store: StoreRef
+    var photo: Photo?
+    var likeCount: Int
+    var webUrl: String
+}
+
+struct ProductCardPageBody: Decodable {
+    var items: [ProductCardBody]
+    var nextCursor: String?
+}
+
 extension TestApp {
     func catalogFixture() async throws -> CatalogFixture {
         let admin = try await signUp(name: "Admin")

@@ -22,7 +22,7 @@ struct CategoryTreeTests {
                 ids[name] = try response.content.decode(ProductBody.self).id
             }
             func products(under category: Category) async throws -> Set<String> {
-                let page = try await t.send(.GET, "/api/v1/products?categoryId=\(category.id!.uuidString)").content.decode(ProductPageBody.self)
+                let page = try await t.send(.GET, "/api/v1/products?categoryId=\(category.id!.uuidString)").content.decode(ProductCardPageBody.self)
                 return Set(page.items.map(\.title))
             }
             #expect(try await products(under: f.women) == ["shirt", "top"])

@@ -8,7 +8,7 @@ import VaporTesting
 struct LikeStateBody: Decodable, Equatable { var liked: Bool; var likeCount: Int }
 struct FollowStateBody: Decodable, Equatable { var following: Bool; var followerCount: Int }
 struct FeedPageBody: Decodable {
-    var items: [ProductBody]
+    var items: [ProductCardBody]
     var nextCursor: String?
     var asOf: String
 }

@@ -66,13 +66,13 @@ struct LikeAndFollowTests {
                 #expect(try await t.send(.PUT, "/api/v1/products/\(product.id)/like", token: shopper.accessToken).status == .ok)
                 t.clock.advance(by: 1)
             }
-            var lookbook = try await t.send(.GET, "/api/v1/me/lookbook", token: shopper.accessToken).content.decode(ProductPageBody.self)
+            var lookbook = try await t.send(.GET, "/api/v1/me/lookbook", token: shopper.accessToken).content.decode(ProductCardPageBody.self)
             #expect(lookbook.items.map(\.title) == ["Second", "First"])
             let unliked = try await t.send(.DELETE, "/api/v1/products/\(second.id)/like", token: shopper.accessToken)
             #expect(try unliked.content.decode(LikeStateBody.self) == .init(liked: false, likeCount: 0))
             // A deactivated product leaves the lookbook (and comes back when it is active again).
             #expect(try await t.send(.POST, "/api/v1/stores/\(f.storeAID)/products/\(first.id)/deactivate", token: f.ownerA.accessToken).status == .ok)
-            lookbook = try await t.send(.GET, "/api/v1/me/lookbook", token: shopper.accessToken).content.decode(ProductPageBody.self)
+            lookbook = try await t.send(.GET, "/api/v1/me/lookbook", token: shopper.accessToken).content.decode(ProductCardPageBody.self)
             #expect(lookbook.items.isEmpty)
             // Inactive: 404 for a shopper; unknown id: 404; signed out: 401.
             #expect(try await t.send(.PUT, "/api/v1/products/\(first.id)/like", token: shopper.accessToken).status == .notFound)

@@ -84,14 +84,14 @@ struct SavedSearchAndBoardTests {
             let shared = try await t.send(.PATCH, path, json: #"{"isPublic":true}"#, token: owner.accessToken)
             #expect(shared.status == .ok)
             #expect(try await t.send(.GET, path).content.decode(BoardBody.self).isPublic)
-            let items = try await t.send(.GET, "\(path)/items").content.decode(ProductPageBody.self)
+            let items = try await t.send(.GET, "\(path)/items").content.decode(ProductCardPageBody.self)
             #expect(items.items.map(\.id) == [product.id!.uuidString])
             #expect(try await t.send(.PATCH, path, json: #"{"name":"Mine now"}"#, token: stranger.accessToken).status == .notFound)
 
             // A product taken off sale leaves the board's listing and count.
             _ = try await ProductService(db: t.app.db, services: t.app.atelier).setStatus(product, to: .inactive)
             #expect(try await t.send(.GET, path).content.decode(BoardBody.self).itemCount == 0)
-            #expect(try await t.send(.GET, "\(path)/items").content.decode(ProductPageBody.self).items.isEmpty)
+            #expect(try await t.send(.GET, "\(path)/items").content.decode(ProductCardPageBody.self).items.isEmpty)
 
             #expect(try await t.send(.POST, "/api/v1/me/boards", json: #"{"name":"summer"}"#, token: owner.accessToken).status == .conflict)
             #expect(try await t.send(.POST, "/api/v1/me/boards", json: #"{"name":""}"#, token: owner.accessToken).status == .unprocessableEntity)

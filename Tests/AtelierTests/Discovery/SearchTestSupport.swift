@@ -8,7 +8,7 @@ import VaporTesting
 struct SearchResultsBody: Decodable {
     struct Facet: Decodable, Equatable { var value: String; var label: String; var count: Int }
     struct Facets: Decodable { var categories: [Facet]; var brands: [Facet]; var stores: [Facet]; var colors: [Facet] }
-    var items: [ProductBody]
+    var items: [ProductCardBody]
     var nextCursor: String?
     var total: Int
     var sort: String
@@ -51,8 +51,8 @@ extension TestApp {
     }
 
     /// Every result of a search, page by page.
-    func searchAll(_ query: String, limit: Int = 2) async throws -> [ProductBody] {
-        var items: [ProductBody] = []
+    func searchAll(_ query: String, limit: Int = 2) async throws -> [ProductCardBody] {
+        var items: [ProductCardBody] = []
         var cursor: String?
         repeat {
             let page = try await search(query + "&limit=\(limit)" + (cursor.map { "&cursor=\($0)" } ?? ""))

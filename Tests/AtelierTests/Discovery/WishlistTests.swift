@@ -58,7 +58,7 @@ struct WishlistTests {
             }
             // Adding twice changes nothing.
             #expect(try await t.send(.PUT, "/api/v1/me/wishlist/\(productIDs[0])", token: shopper.accessToken).status == .noContent)
-            let list = try await t.send(.GET, "/api/v1/me/wishlist?limit=100", token: shopper.accessToken).content.decode(ProductPageBody.self)
+            let list = try await t.send(.GET, "/api/v1/me/wishlist?limit=100", token: shopper.accessToken).content.decode(ProductCardPageBody.self)
             #expect(list.items.count == 6)
 
             struct RouteBody: Decodable {
@@ -72,7 +72,7 @@ struct WishlistTests {
                     struct OpeningHoursBody: Decodable { var weekday: Int }
                     var store: StoreRef
                     var distanceMeters: Int
-                    var items: [ProductBody]
+                    var items: [ProductCardBody]
                 }
                 var totalDistanceMeters: Int
                 var stops: [Stop]

@@ -40,7 +40,7 @@ extension APIHandler {
         if let min = filter.priceMin, let max = filter.priceMax, min > max { errors.add("priceMax", "must not be below priceMin") }
         try errors.throwIfAny()
         let products = try await ProductCatalog(db: req.db).activeProducts(filter, page: page)
-        return .ok(.init(body: .json(.init(items: try await productBodies(views: products.items, req), nextCursor: products.nextCursor))))
+        return .ok(.init(body: .json(.init(items: productCards(views: products.items, req), nextCursor: products.nextCursor))))
     }
 
     func listStoreProducts(_ input: Operations.ListStoreProducts.Input) async throws -> Operations.ListStoreProducts.Output {
@@ -156,6 +156,20 @@ extension APIHandler {
 
     func productBodies(_ products: [Product], _ req: Request) async throws -> [Components.Schemas.Product] {
         try await productBodies(views: ProductCatalog(db: req.db).views(products), req)
+    }
+
+    /// Cards for a list (`ProductCard`); `origin` is the place the list is about, for distances.
+    func productCards(views: [ProductView], _ req: Request, from origin: Components.Schemas.ProductCard.Origin? = nil)
+        -> [Components.Schemas.ProductCard]
+    {
+        let media = MediaService(db: req.db, services: services)
+        return views.map { .init($0, media: media, baseURL: services.config.publicBaseURL, from: origin) }
+    }
+
+    func productCards(_ products: [Product], _ req: Request, from origin: Components.Schemas.ProductCard.Origin? = nil)
+        async throws -> [Components.Schemas.ProductCard]
+    {
+        productCards(views: try await ProductCatalog(db: req.db).views(products), req, from: origin)
     }
 
     func productBodies(views: [ProductView], _ req: Request) async throws -> [Components.Schemas.Product] {

@@ -4,6 +4,9 @@ import Vapor
 /// Cacheable GETs (spec: API conventions): a 200 JSON answer gets a weak `ETag` made from its
 /// body, and a request presenting that tag in `If-None-Match` gets `304 Not Modified` without the
 /// body. Only JSON is tagged (files and archives have their own validators or none).
+/// Having the body at hand, it also marks a large one for gzip (`GZIP_MIN_BYTES`; the server's
+/// compressor then compresses it when the client sends `Accept-Encoding: gzip`): a list page shrinks
+/// to about a fifth on a phone's network.
 struct ConditionalGETMiddleware: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let response = try await next.respond(to: request)
@@ -16,6 +19,11 @@ struct ConditionalGETMiddleware: AsyncMiddleware {
         let digest = SHA256.hash(data: Data(body.readableBytesView))
         let tag = "W/\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
         response.headers.replaceOrAdd(name: .eTag, value: tag)
+        let gzipFrom = request.atelier.config.gzipMinimumBytes
+        if gzipFrom > 0, body.readableBytes >= gzipFrom {
+            response.headers.responseCompression = .enable
+            response.headers.replaceOrAdd(name: .vary, value: "Accept-Encoding")
+        }
         if response.headers.first(name: .cacheControl) == nil {
             // Answers may depend on who asks; caches must check before reusing one.
             response.headers.replaceOrAdd(name: .cacheControl, value: request.headers.bearerAuthorization == nil ? "no-cache" : "private, no-cache")

@@ -64,6 +64,8 @@ public struct AppConfig: Sendable {
     public var searchCacheSeconds: Int = 30
     /// How long a signed-out answer of a public list read is reused (`PublicListCacheMiddleware`); 0: off.
     public var publicListCacheSeconds: Int = 2
+    /// JSON answers of at least this many bytes are gzip-compressed for clients that accept it; 0 turns it off.
+    public var gzipMinimumBytes: Int = 1024
     /// On SIGTERM, how long requests in flight (uploads, album downloads) may take to finish.
     public var shutdownDrainSeconds: Int = 30
     /// The nightly backup (`BackupSchedule`): the UTC hour it runs from (nil: off), the folder,
@@ -192,6 +194,8 @@ public struct AppConfig: Sendable {
         guard (0...60).contains(config.publicListCacheSeconds) else {
             throw ConfigError.invalid("PUBLIC_LIST_CACHE_SECONDS", "\(config.publicListCacheSeconds)")
         }
+        config.gzipMinimumBytes = try int("GZIP_MIN_BYTES", 1024)
+        guard config.gzipMinimumBytes >= 0 else { throw ConfigError.invalid("GZIP_MIN_BYTES", "\(config.gzipMinimumBytes)") }
         config.shutdownDrainSeconds = try int("SHUTDOWN_DRAIN_SECONDS", 30)
         if value("BACKUP_HOUR") != nil {
             let hour = try int("BACKUP_HOUR", 3)

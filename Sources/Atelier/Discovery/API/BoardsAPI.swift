@@ -48,7 +48,7 @@ extension APIHandler {
         let service = BoardService(db: req.db, services: services)
         let board = try await service.readable(try CatalogParameters.id(input.path.boardId, "board"), by: caller?.user)
         let page = try await service.items(of: board, page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
-        return .ok(.init(body: .json(.init(items: try await productBodies(page.items, req), nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try await productCards(page.items, req), nextCursor: page.nextCursor))))
     }
 
     func addBoardItem(_ input: Operations.AddBoardItem.Input) async throws -> Operations.AddBoardItem.Output {

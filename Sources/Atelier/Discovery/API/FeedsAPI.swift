@@ -26,6 +26,8 @@ extension APIHandler {
         let filters = try FeedFilters.resolve(for: user, overriding: overrides)
         let page = try await FeedService(db: req.db, services: services)
             .page(kind, for: user, filters: filters, asOf: asOf, cursor: cursor, limit: limit)
-        return .init(items: try await productBodies(page.items, req), nextCursor: page.nextCursor, asOf: page.asOf)
+        var origin: Components.Schemas.ProductCard.Origin?
+        if case .radius(let lat, let lng, _) = filters.place { origin = .init(lat: lat, lng: lng) }
+        return .init(items: productCards(views: page.items, req, from: origin), nextCursor: page.nextCursor, asOf: page.asOf)
     }
 }

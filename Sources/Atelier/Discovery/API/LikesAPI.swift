@@ -22,7 +22,7 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
         let likes = try await LikeService(db: req.db, services: services).lookbook(of: user, page: page)
-        return .ok(.init(body: .json(.init(items: try await productBodies(likes.items.map(\.product), req), nextCursor: likes.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try await productCards(likes.items.map(\.product), req), nextCursor: likes.nextCursor))))
     }
 
     /// A product the signed-in caller may see (an unknown or hidden one is a 404).

@@ -10,7 +10,7 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
         let items = try await WishlistService(db: req.db, services: services).items(of: user, page: page)
-        return .ok(.init(body: .json(.init(items: try await productBodies(items.items, req), nextCursor: items.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try await productCards(items.items, req), nextCursor: items.nextCursor))))
     }
 
     func addToWishlist(_ input: Operations.AddToWishlist.Input) async throws -> Operations.AddToWishlist.Output {
@@ -39,7 +39,7 @@ extension APIHandler {
         var stops: [Components.Schemas.WishlistStop] = []
         for stop in route.stops {
             stops.append(.init(
-                store: storeBody(stop.store, images), distanceMeters: stop.distanceMeters, items: try await productBodies(stop.products, req)))
+                store: storeBody(stop.store, images), distanceMeters: stop.distanceMeters, items: try await productCards(stop.products, req)))
         }
         return .ok(.init(body: .json(.init(totalDistanceMeters: route.totalMeters, stops: stops))))
     }

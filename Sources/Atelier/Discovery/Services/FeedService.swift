@@ -9,7 +9,7 @@ struct FeedService {
     enum Kind: Sendable { case following, discover }
 
     struct FeedPage: Sendable {
-        var items: [Product]
+        var items: [ProductView]
         var nextCursor: String?
         var asOf: Date
     }
@@ -100,11 +100,11 @@ struct FeedService {
 
         let rows = try await (db as! any SQLDatabase).raw(query).all()
         let keys = try rows.map { (id: try $0.decode(column: "id", as: UUID.self), key: try $0.decode(column: "feed_sort_key", as: Double.self)) }
-        let products = try await Product.query(on: db).filter(\.$id ~~ keys.map(\.id)).all()
-        let ordered = keys.prefix(page.limit).compactMap { key in products.first { $0.id == key.id } }
+        // The page's products with what a card shows, in one read of plain rows (no Fluent models).
+        let views = try await ProductViewReader(db: db).views(ids: Array(keys.prefix(page.limit).map(\.id)))
         let next = keys.count > page.limit ? keys[page.limit - 1] : nil
         return FeedPage(
-            items: ordered,
+            items: views,
             nextCursor: next.map { FeedCursor(asOfMilliseconds: asOfMilliseconds, sortKey: $0.key, id: $0.id).encoded },
             asOf: asOf)
     }

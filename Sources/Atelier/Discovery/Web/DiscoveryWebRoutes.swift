@@ -43,7 +43,7 @@ enum DiscoveryWebRoutes {
         let page = try await FeedService(db: req.db, services: req.atelier).page(
             tab == "discover" ? .discover : .following, for: user, filters: filters, asOf: nil,
             cursor: req.query[String.self, at: "cursor"], limit: 24)
-        let cards = try await PublicCatalogPages.productCards(page.items, req: req, media: MediaService(db: req.db, services: req.atelier))
+        let cards = PublicCatalogPages.productCards(views: page.items, media: MediaService(db: req.db, services: req.atelier))
         return try await req.renderPage("discovery/feed", FeedPage(
             page: PageContext(req, title: tab == "discover" ? "Discover" : "Following"), tab: tab, products: cards,
             nextCursor: page.nextCursor, filtersNote: describe(filters)))

@@ -1,0 +1,44 @@
+import AtelierAPI
+import Foundation
+
+/// A product as lists show it (issue 19): a list page of full products was 72 KB, mostly every
+/// photo's ten URLs, sizes, brand and category; a card carries the first photo (one JPEG and a
+/// WebP `srcset`), price, store and distance, and `GET /products/{id}` the rest.
+extension Components.Schemas.ProductCard {
+    /// A point the list is about; each card then says how far its store is.
+    struct Origin {
+        var lat: Double
+        var lng: Double
+    }
+
+    init(_ view: ProductView, media: MediaService, baseURL: String, from origin: Origin?) {
+        let product = view.product
+        let store = view.store
+        let distance = origin.map { Int((Geo.distanceKm(lat1: $0.lat, lng1: $0.lng, lat2: store.lat, lng2: store.lng) * 1000).rounded()) }
+        self.init(
+            id: product.id!.uuidString,  // as in Product (issue 23 makes every id lower-case)
+            store: .init(id: store.id!.uuidString, name: store.name, slug: store.slug, city: store.city, distanceMeters: distance),
+            title: product.title, gender: .init(rawValue: product.gender) ?? .unisex,
+            price: .init(amount: Int64(product.priceMinor), currency: product.currency),
+            originalPrice: product.originalPriceMinor.map { .init(amount: Int64($0), currency: product.currency) },
+            photo: view.photos.first.flatMap { Components.Schemas.CardPhoto($0, service: media) },
+            rating: product.reviewCount > 0 ? .init(average: Double(product.ratingSum) / Double(product.reviewCount), count: product.reviewCount) : nil,
+            likeCount: product.likeCount, webUrl: "\(baseURL)/products/\(product.id!.idString)", createdAt: product.createdAt)
+    }
+}
+
+extension Components.Schemas.CardPhoto {
+    /// The width `src` aims at: a card is about half a phone screen wide, at 2× or 3× density.
+    static let cardWidth = 540
+
+    /// nil for a photo without variants (nothing to show).
+    init?(_ media: Media, service: MediaService) {
+        let urls = service.imageURLs(media)
+        let jpegs = urls.filter { $0.0.format == "jpeg" }.sorted { $0.0.width < $1.0.width }
+        let webps = urls.filter { $0.0.format == "webp" }.sorted { $0.0.width < $1.0.width }
+        guard let src = jpegs.first(where: { $0.0.width >= Self.cardWidth }) ?? jpegs.last ?? urls.last else { return nil }
+        self.init(
+            id: media.id!.uuidString, width: media.width, height: media.height, dominantColor: media.dominantColor,
+            src: src.1, srcset: (webps.isEmpty ? jpegs : webps).map { "\($0.1) \($0.0.width)w" }.joined(separator: ", "))
+    }
+}
