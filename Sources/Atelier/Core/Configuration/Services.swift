@@ -25,6 +25,8 @@ public final class AtelierServices: Sendable {
     let searchCache: SearchResultCache?
     /// Signed-out answers of public catalogue reads, at most 32 MB of bodies; nil when `PUBLIC_LIST_CACHE_SECONDS` is 0.
     let publicListCache: GenerationCache<PublicListCacheMiddleware.Answer>?
+    /// Likes and unlikes, written in batches (group commit).
+    let likeWrites = LikeGroupCommit()
 
     init(
         config: AppConfig, clock: any AppClock, secrets: Secrets, accessTokens: AccessTokenIssuer,
