@@ -15,6 +15,7 @@ actor CatalogCounters {
     }
 
     private var pending: [Key: (views: Int, shares: Int)] = [:]
+    static let rowsPerStatement = 200
     private let clock: any AppClock
 
     init(clock: any AppClock) {
@@ -41,14 +42,22 @@ actor CatalogCounters {
             try await db.transaction { tx in
                 let tsql = tx as! any SQLDatabase
                 var perStore: [String: (UUID, String, Int, Int)] = [:]
-                for (key, counts) in batch {
+                // Many product-days per statement: one statement per product-day kept SQLite's threads busy for
+                // hundreds of milliseconds after a busy minute of product pages, and reads waited (issue 19).
+                let rows = Array(batch)
+                for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
+                    let values = rows[start..<min(rows.count, start + Self.rowsPerStatement)].map { key, counts -> SQLQueryString in
+                        "(\(bind: key.productID), \(bind: key.day), \(bind: counts.views), \(bind: counts.shares))"
+                    }
                     try await tsql.raw("""
                         INSERT INTO product_daily_stats (product_id, day, views, share_visits)
-                        SELECT \(bind: key.productID), \(bind: key.day), \(bind: counts.views), \(bind: counts.shares)
-                        WHERE EXISTS (SELECT 1 FROM \(ident: Product.schema) WHERE id = \(bind: key.productID))
+                        SELECT v.column1, v.column2, v.column3, v.column4 FROM (VALUES \(values.joined(separator: ", "))) v
+                        WHERE EXISTS (SELECT 1 FROM \(ident: Product.schema) WHERE id = v.column1)
                         ON CONFLICT (product_id, day) DO UPDATE SET views = product_daily_stats.views + excluded.views,
                         share_visits = product_daily_stats.share_visits + excluded.share_visits
                         """).run()
+                }
+                for (key, counts) in batch {
                     let storeKey = "\(key.storeID)|\(key.day)"
                     let sum = perStore[storeKey] ?? (key.storeID, key.day, 0, 0)
                     perStore[storeKey] = (key.storeID, key.day, sum.2 + counts.views, sum.3 + counts.shares)

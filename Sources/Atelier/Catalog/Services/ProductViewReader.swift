@@ -13,6 +13,8 @@ struct ProductViewReader {
         sql = db as! any SQLDatabase
     }
 
+    private var textUUIDs: Bool { sql.dialect.name != "postgresql" }
+
     /// The views of `ids` that exist, in the order of `ids`.
     func views(ids: [UUID]) async throws -> [ProductView] {
         guard !ids.isEmpty else { return [] }
@@ -35,14 +37,14 @@ struct ProductViewReader {
         if let limit { query += " LIMIT \(unsafeRaw: String(limit))" }
         let rows = try await sql.raw(query).all()
         guard !rows.isEmpty else { return [] }
-        var views = try rows.map(Self.view)
+        var views = try rows.map { try Self.view($0, textUUIDs: textUUIDs) }
         let ids = views.map { $0.product.id! }
         var variants: [UUID: [ProductVariant]] = [:]
         for row in try await sql.raw("""
             SELECT id, product_id, size, color, stock, sku, position, held, allocated, low_stock_threshold, low_stock_alerted, gtin FROM \(ident: ProductVariant.schema)
             WHERE product_id IN (\(binds: ids)) ORDER BY position
             """).all() {
-            let variant = try Self.variant(row)
+            let variant = try Self.variant(row, textUUIDs: textUUIDs)
             variants[variant.$product.id, default: []].append(variant)
         }
         var photos: [UUID: [Media]] = [:]
@@ -51,7 +53,7 @@ struct ProductViewReader {
             JOIN \(ident: Media.schema) m ON m.id = pp.media_id
             WHERE pp.product_id IN (\(binds: ids)) ORDER BY pp.position
             """).all() {
-            photos[try row.decode(column: "photo_of", as: UUID.self), default: []].append(try Self.media(row))
+            photos[try FastColumns(row, textUUIDs: textUUIDs).uuid("photo_of"), default: []].append(try Self.media(row, textUUIDs: textUUIDs))
         }
         for index in views.indices {
             let id = views[index].product.id!
@@ -65,7 +67,7 @@ struct ProductViewReader {
     func media(ids: [UUID]) async throws -> [UUID: Media] {
         guard !ids.isEmpty else { return [:] }
         let rows = try await sql.raw("SELECT \(unsafeRaw: Self.mediaColumns) FROM \(ident: Media.schema) m WHERE m.id IN (\(binds: Array(Set(ids))))").all()
-        return Dictionary(try rows.map { row in let media = try Self.media(row); return (media.id!, media) }, uniquingKeysWith: { a, _ in a })
+        return Dictionary(try rows.map { row in let media = try Self.media(row, textUUIDs: textUUIDs); return (media.id!, media) }, uniquingKeysWith: { a, _ in a })
     }
 
     // MARK: - Columns and rows
@@ -102,120 +104,123 @@ struct ProductViewReader {
         m.dominant_color, m.placeholder, m.variants, m.created_at, m.attached_at
         """
 
-    private static func view(_ row: any SQLRow) throws -> ProductView {
+    private static func view(_ raw: any SQLRow, textUUIDs: Bool) throws -> ProductView {
+        let row = FastColumns(raw, textUUIDs: textUUIDs)
         let product = Product()
-        product.id = try row.decode(column: "id", as: UUID.self)
-        product.$store.id = try row.decode(column: "store_id", as: UUID.self)
-        product.title = try row.decode(column: "title", as: String.self)
-        product.description = try row.decode(column: "description", as: String.self)
-        product.brandID = try row.decode(column: "brand_id", as: UUID?.self)
-        product.categoryID = try row.decode(column: "category_id", as: UUID.self)
-        product.gender = try row.decode(column: "gender", as: String.self)
-        product.priceMinor = try row.decode(column: "price_minor", as: Int.self)
-        product.originalPriceMinor = try row.decode(column: "original_price_minor", as: Int?.self)
-        product.currency = try row.decode(column: "currency", as: String.self)
-        product.colorsList = try row.decode(column: "colors", as: String.self)
-        product.colorName = try row.decode(column: "color_name", as: String.self)
-        product.fabric = try row.decode(column: "fabric", as: String.self)
-        product.stylesList = try row.decode(column: "styles", as: String.self)
-        product.status = try row.decode(column: "status", as: String.self)
-        product.minAge = try row.decode(column: "min_age", as: Int?.self)
-        product.tradePriceMinor = try row.decode(column: "trade_price_minor", as: Int?.self)
-        product.caseSize = try row.decode(column: "case_size", as: Int.self)
-        product.reviewCount = try row.decode(column: "review_count", as: Int.self)
-        product.ratingSum = try row.decode(column: "rating_sum", as: Int.self)
-        product.externalURL = try row.decode(column: "external_url", as: String?.self)
-        product.likeCount = try row.decode(column: "like_count", as: Int.self)
-        product.feedSortKey = try row.decode(column: "feed_sort_key", as: Double.self)
-        product.createdAt = try row.decode(column: "created_at", as: Date.self)
-        product.updatedAt = try row.decode(column: "updated_at", as: Date.self)
+        product.id = try row.uuid("id")
+        product.$store.id = try row.uuid("store_id")
+        product.title = try row.value("title", as: String.self)
+        product.description = try row.value("description", as: String.self)
+        product.brandID = try row.optionalUUID("brand_id")
+        product.categoryID = try row.uuid("category_id")
+        product.gender = try row.value("gender", as: String.self)
+        product.priceMinor = try row.value("price_minor", as: Int.self)
+        product.originalPriceMinor = try row.optional("original_price_minor", as: Int.self)
+        product.currency = try row.value("currency", as: String.self)
+        product.colorsList = try row.value("colors", as: String.self)
+        product.colorName = try row.value("color_name", as: String.self)
+        product.fabric = try row.value("fabric", as: String.self)
+        product.stylesList = try row.value("styles", as: String.self)
+        product.status = try row.value("status", as: String.self)
+        product.minAge = try row.optional("min_age", as: Int.self)
+        product.tradePriceMinor = try row.optional("trade_price_minor", as: Int.self)
+        product.caseSize = try row.value("case_size", as: Int.self)
+        product.reviewCount = try row.value("review_count", as: Int.self)
+        product.ratingSum = try row.value("rating_sum", as: Int.self)
+        product.externalURL = try row.optional("external_url", as: String.self)
+        product.likeCount = try row.value("like_count", as: Int.self)
+        product.feedSortKey = try row.value("feed_sort_key", as: Double.self)
+        product.createdAt = try row.value("created_at", as: Date.self)
+        product.updatedAt = try row.value("updated_at", as: Date.self)
 
         let store = Store()
         store.id = product.$store.id
-        store.name = try row.decode(column: "s_name", as: String.self)
-        store.slug = try row.decode(column: "s_slug", as: String.self)
-        store.about = try row.decode(column: "s_about", as: String.self)
-        store.phone = try row.decode(column: "s_phone", as: String.self)
-        store.email = try row.decode(column: "s_email", as: String.self)
-        store.website = try row.decode(column: "s_website", as: String.self)
-        store.street = try row.decode(column: "s_street", as: String.self)
-        store.postalCode = try row.decode(column: "s_postal_code", as: String.self)
-        store.city = try row.decode(column: "s_city", as: String.self)
-        store.lat = try row.decode(column: "s_lat", as: Double.self)
-        store.lng = try row.decode(column: "s_lng", as: Double.self)
-        store.openingHoursJSON = try row.decode(column: "s_opening_hours", as: String.self)
-        store.logoMediaID = try row.decode(column: "s_logo_media_id", as: UUID?.self)
-        store.coverMediaID = try row.decode(column: "s_cover_media_id", as: UUID?.self)
-        store.timeZone = try row.decode(column: "s_time_zone", as: String.self)
-        store.status = try row.decode(column: "s_status", as: String.self)
-        store.membersOnly = try row.decode(column: "s_members_only", as: Bool.self)
-        store.followerCount = try row.decode(column: "s_follower_count", as: Int.self)
-        store.activeProductCount = try row.decode(column: "s_active_product_count", as: Int.self)
-        store.createdAt = try row.decode(column: "s_created_at", as: Date.self)
-        store.updatedAt = try row.decode(column: "s_updated_at", as: Date.self)
+        store.name = try row.value("s_name", as: String.self)
+        store.slug = try row.value("s_slug", as: String.self)
+        store.about = try row.value("s_about", as: String.self)
+        store.phone = try row.value("s_phone", as: String.self)
+        store.email = try row.value("s_email", as: String.self)
+        store.website = try row.value("s_website", as: String.self)
+        store.street = try row.value("s_street", as: String.self)
+        store.postalCode = try row.value("s_postal_code", as: String.self)
+        store.city = try row.value("s_city", as: String.self)
+        store.lat = try row.value("s_lat", as: Double.self)
+        store.lng = try row.value("s_lng", as: Double.self)
+        store.openingHoursJSON = try row.value("s_opening_hours", as: String.self)
+        store.logoMediaID = try row.optionalUUID("s_logo_media_id")
+        store.coverMediaID = try row.optionalUUID("s_cover_media_id")
+        store.timeZone = try row.value("s_time_zone", as: String.self)
+        store.status = try row.value("s_status", as: String.self)
+        store.membersOnly = try row.value("s_members_only", as: Bool.self)
+        store.followerCount = try row.value("s_follower_count", as: Int.self)
+        store.activeProductCount = try row.value("s_active_product_count", as: Int.self)
+        store.createdAt = try row.value("s_created_at", as: Date.self)
+        store.updatedAt = try row.value("s_updated_at", as: Date.self)
 
         var brand: Brand?
-        if let brandID = product.brandID, let name = try row.decode(column: "b_name", as: String?.self) {
+        if let brandID = product.brandID, let name = try row.optional("b_name", as: String.self) {
             let b = Brand()
             b.id = brandID
             b.name = name
-            b.slug = try row.decode(column: "b_slug", as: String.self)
-            b.logoMediaID = try row.decode(column: "b_logo_media_id", as: UUID?.self)
-            b.status = try row.decode(column: "b_status", as: String.self)
-            b.proposedByStoreID = try row.decode(column: "b_proposed_by_store_id", as: UUID?.self)
-            b.followerCount = try row.decode(column: "b_follower_count", as: Int.self)
-            b.createdAt = try row.decode(column: "b_created_at", as: Date.self)
+            b.slug = try row.value("b_slug", as: String.self)
+            b.logoMediaID = try row.optionalUUID("b_logo_media_id")
+            b.status = try row.value("b_status", as: String.self)
+            b.proposedByStoreID = try row.optionalUUID("b_proposed_by_store_id")
+            b.followerCount = try row.value("b_follower_count", as: Int.self)
+            b.createdAt = try row.value("b_created_at", as: Date.self)
             brand = b
         }
 
         let category = Category()
         category.id = product.categoryID
-        category.parentID = try row.decode(column: "c_parent_id", as: UUID?.self)
-        category.name = try row.decode(column: "c_name", as: String.self)
-        category.slug = try row.decode(column: "c_slug", as: String.self)
-        category.gender = try row.decode(column: "c_gender", as: String.self)
-        category.path = try row.decode(column: "c_path", as: String.self)
-        category.depth = try row.decode(column: "c_depth", as: Int.self)
-        category.createdAt = try row.decode(column: "c_created_at", as: Date.self)
-        let trail = (try row.decode(column: "trail", as: String?.self) ?? "").split(separator: "\u{1F}").map(String.init)
+        category.parentID = try row.optionalUUID("c_parent_id")
+        category.name = try row.value("c_name", as: String.self)
+        category.slug = try row.value("c_slug", as: String.self)
+        category.gender = try row.value("c_gender", as: String.self)
+        category.path = try row.value("c_path", as: String.self)
+        category.depth = try row.value("c_depth", as: Int.self)
+        category.createdAt = try row.value("c_created_at", as: Date.self)
+        let trail = (try row.optional("trail", as: String.self) ?? "").split(separator: "\u{1F}").map(String.init)
 
         return ProductView(product: product, store: store, brand: brand, category: category, trail: trail, variants: [], photos: [])
     }
 
-    private static func variant(_ row: any SQLRow) throws -> ProductVariant {
+    private static func variant(_ raw: any SQLRow, textUUIDs: Bool) throws -> ProductVariant {
+        let row = FastColumns(raw, textUUIDs: textUUIDs)
         let variant = ProductVariant()
-        variant.id = try row.decode(column: "id", as: UUID.self)
-        variant.$product.id = try row.decode(column: "product_id", as: UUID.self)
-        variant.size = try row.decode(column: "size", as: String.self)
-        variant.color = try row.decode(column: "color", as: String?.self)
-        variant.stock = try row.decode(column: "stock", as: Int.self)
-        variant.sku = try row.decode(column: "sku", as: String?.self)
-        variant.position = try row.decode(column: "position", as: Int.self)
-        variant.held = try row.decode(column: "held", as: Int.self)
-        variant.allocated = try row.decode(column: "allocated", as: Int.self)
-        variant.lowStockThreshold = try row.decode(column: "low_stock_threshold", as: Int?.self)
-        variant.lowStockAlerted = try row.decode(column: "low_stock_alerted", as: Bool.self)
-        variant.gtin = try row.decode(column: "gtin", as: String?.self)
+        variant.id = try row.uuid("id")
+        variant.$product.id = try row.uuid("product_id")
+        variant.size = try row.value("size", as: String.self)
+        variant.color = try row.optional("color", as: String.self)
+        variant.stock = try row.value("stock", as: Int.self)
+        variant.sku = try row.optional("sku", as: String.self)
+        variant.position = try row.value("position", as: Int.self)
+        variant.held = try row.value("held", as: Int.self)
+        variant.allocated = try row.value("allocated", as: Int.self)
+        variant.lowStockThreshold = try row.optional("low_stock_threshold", as: Int.self)
+        variant.lowStockAlerted = try row.value("low_stock_alerted", as: Bool.self)
+        variant.gtin = try row.optional("gtin", as: String.self)
         return variant
     }
 
-    static func media(_ row: any SQLRow) throws -> Media {
+    static func media(_ raw: any SQLRow, textUUIDs: Bool) throws -> Media {
+        let row = FastColumns(raw, textUUIDs: textUUIDs)
         let media = Media()
-        media.id = try row.decode(column: "id", as: UUID.self)
-        media.$uploader.id = try row.decode(column: "uploader_id", as: UUID?.self)
-        media.ownerType = try row.decode(column: "owner_type", as: String?.self)
-        media.ownerID = try row.decode(column: "owner_id", as: UUID?.self)
-        media.visibility = try row.decode(column: "visibility", as: String.self)
-        media.contentHash = try row.decode(column: "content_hash", as: String.self)
-        media.format = try row.decode(column: "format", as: String.self)
-        media.width = try row.decode(column: "width", as: Int.self)
-        media.height = try row.decode(column: "height", as: Int.self)
-        media.byteSize = try row.decode(column: "byte_size", as: Int.self)
-        media.dominantColor = try row.decode(column: "dominant_color", as: String.self)
-        media.placeholder = try row.decode(column: "placeholder", as: String.self)
-        media.variantsJSON = try row.decode(column: "variants", as: String.self)
-        media.createdAt = try row.decode(column: "created_at", as: Date.self)
-        media.attachedAt = try row.decode(column: "attached_at", as: Date?.self)
+        media.id = try row.uuid("id")
+        media.$uploader.id = try row.optionalUUID("uploader_id")
+        media.ownerType = try row.optional("owner_type", as: String.self)
+        media.ownerID = try row.optionalUUID("owner_id")
+        media.visibility = try row.value("visibility", as: String.self)
+        media.contentHash = try row.value("content_hash", as: String.self)
+        media.format = try row.value("format", as: String.self)
+        media.width = try row.value("width", as: Int.self)
+        media.height = try row.value("height", as: Int.self)
+        media.byteSize = try row.value("byte_size", as: Int.self)
+        media.dominantColor = try row.value("dominant_color", as: String.self)
+        media.placeholder = try row.value("placeholder", as: String.self)
+        media.variantsJSON = try row.value("variants", as: String.self)
+        media.createdAt = try row.value("created_at", as: Date.self)
+        media.attachedAt = try row.optional("attached_at", as: Date.self)
         return media
     }
 }

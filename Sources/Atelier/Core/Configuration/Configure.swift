@@ -90,5 +90,8 @@ enum Migrations {
         app.migrations.add(CreateReviews())
         app.migrations.add(CreateAffiliateClicks())
         app.migrations.add(AddSalesToStoreStats())
+        app.migrations.add(CoverCategoryListIndex())
+        app.migrations.add(CoverFeedIndex())
+        app.migrations.add(CoverSearchIndex())
     }
 }
