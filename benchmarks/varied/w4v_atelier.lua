@@ -1,0 +1,3 @@
+-- W4v: several hundred title words, alone and with a gender or price filter.
+mix = { { "search", 1 } }
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "atelier.lua")
