@@ -3,12 +3,6 @@ local here = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
 dofile(here .. "common.lua")
 
 local tokens, feeds, browse, products, search, choose
--- A queue with explicit ends (Lua's # is unreliable once the front has been taken).
-local queue, first, last = {}, 1, 0
-local function push(r)
-  last = last + 1
-  queue[last] = r
-end
 sent, acked = {}, {}
 local start = 0
 
@@ -52,13 +46,7 @@ local make = {
 }
 
 function request()
-  if last >= first then
-    local r = queue[first]
-    queue[first] = nil
-    first = first + 1
-    return r
-  end
-  return make[choose()]()
+  return next_request(make, choose)
 end
 
 function response(status, headers, body)

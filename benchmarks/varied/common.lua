@@ -31,6 +31,25 @@ function pair(k, shoppers, products)
   return u + 1, ((math.floor(k / shoppers) * 4099 + 13 * u) % products) + 1
 end
 
+-- Requests that wait for their turn (the next page of a feed, an unlike), served before new ones. Explicit ends:
+-- Lua's # is unreliable once the front of a table has been taken.
+local queue, first, last = {}, 1, 0
+function push(r)
+  last = last + 1
+  queue[last] = r
+end
+
+-- The next request: a waiting one, else a new one of the kind `choose()` names, made by `make[kind]()`.
+function next_request(make, choose)
+  if last >= first then
+    local r = queue[first]
+    queue[first] = nil
+    first = first + 1
+    return r
+  end
+  return make[choose()]()
+end
+
 -- weights: { {name, weight}, ... } -> a function choosing a name in those proportions.
 function chooser(weights)
   local total = 0

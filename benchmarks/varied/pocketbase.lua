@@ -5,13 +5,7 @@ dofile(here .. "common.lua")
 
 local records = "/api/collections/products/records"
 local tokens, feeds, browse, products, search, choose
--- A queue with explicit ends (Lua's # is unreliable once the front has been taken).
-local queue, first, last = {}, 1, 0
 local liked, liked_first, liked_last = {}, 1, 0
-local function push(r)
-  last = last + 1
-  queue[last] = r
-end
 local start = 0
 
 function init(args)
@@ -65,13 +59,7 @@ local make = {
 }
 
 function request()
-  if last >= first then
-    local r = queue[first]
-    queue[first] = nil
-    first = first + 1
-    return r
-  end
-  return make[choose()]()
+  return next_request(make, choose)
 end
 
 -- Refusals are counted by status, with the first answer of each, for the run's notes (common.lua's done).
