@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "VipsShim.h"
+#include <vips/vector.h>
 #include <malloc.h>
 #include <string.h>
 
@@ -17,6 +18,11 @@ int atelier_vips_init(void) {
     vips_concurrency_set(1);
     // A few decoders at a time per core is plenty; libvips' cache is not useful for one-shot uploads.
     vips_cache_set_max(0);
+    // No run-time generated SIMD code (liborc): with several uploads decoding at once, liborc
+    // crashed the server with a bad pointer dereference in its generated code (seen in CI on
+    // 2026-11-24: tests/faults/test_media_races.py, four identical uploads at a time, S3 backend).
+    // libvips then uses its plain C paths; ingest stays well inside its target (docs/benchmarks.md).
+    vips_vector_set_enabled(FALSE);
     return 0;
 }
 
