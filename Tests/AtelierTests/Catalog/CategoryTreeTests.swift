@@ -105,6 +105,17 @@ struct CategoryTreeTests {
                 print("With enable_seqscan off:\n\(forced)")
                 #expect(forced.contains("products_category_status_idx"))
             }
+
+            // Without a category: the newest products, walked in id order and stopped after a page, never
+            // all of them sorted (an index covering the filter, such as the feed index, must not tempt the
+            // planner into that).
+            if sql.dialect.name == "sqlite" {
+                let newest = catalog.activeProductsCondition(.init(), categoryIDs: nil, page: try PageRequest(limit: 20, cursor: nil))
+                let plan = try await sql.raw("EXPLAIN QUERY PLAN SELECT p.id FROM products p WHERE \(newest) ORDER BY p.id DESC LIMIT 21").all()
+                    .map { try $0.decode(column: "detail", as: String.self) }.joined(separator: "\n")
+                print("Newest products plan:\n\(plan)")
+                #expect(!plan.contains("TEMP B-TREE FOR ORDER BY"))
+            }
         }
     }
 }
