@@ -15,8 +15,12 @@ function init(args)
   choose = chooser(mix)
 end
 
+-- BENCH_GZIP=1 asks for gzip-compressed answers, as phones do (docs/benchmarks.md: with and without).
+local gzip = os.getenv("BENCH_GZIP") == "1"
+
 local function get(path, token, tag)
   local headers = { ["Accept"] = "application/json" }
+  if gzip then headers["Accept-Encoding"] = "gzip" end
   if token then headers["Authorization"] = "Bearer " .. token end
   if tag then headers["X-Request-Id"] = tag end
   return wrk.format("GET", path, headers)
