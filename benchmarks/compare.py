@@ -168,12 +168,12 @@ def report(work, lists, doc_path):
     first = rows.get(("atelier-uncached", "W4f"))
     word = lines(os.path.join(lists, "v_top_word.txt"))[0] if os.path.exists(os.path.join(lists, "v_top_word.txt")) else "?"
     if first:
-        verdicts.append(f"- A first search of the most common title word (\"{word}\", facets included, caches off): p99 "
+        verdicts.append(f"- A first search of the most common title word (\"{word}\", facets included, caches off, one connection): p99 "
                         f"{ms(first['p99'])} (p50 {ms(first['p50'])}, {first['rps']:,.0f} req/s) against ≤ 50 ms: "
                         f"{'met' if first['p99'] <= 50 and not first['failed'] else 'missed'}.")
 
     postgres = []
-    for name, (what, _, _) in list(VARIED.items()) + [("W4f", ("a first search of the most common title word", 0, 0))]:
+    for name, (what, _, _) in list(VARIED.items()) + [("W4f", ("a first search of the most common title word (one connection)", 0, 0))]:
         g, p = rows.get(("atelier-pg", name)), rows.get(("pocketbase", name))
         if not g:
             continue

@@ -136,6 +136,58 @@ struct SearchTests {
         }
     }
 
+    @Test("ranking by relevance, filters and facets follow every write of the product (SQLite reads them from the search keys)")
+    func relevanceAndFacetsKeptInSync() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let jackets = try await CategoryService(db: t.app.db, services: t.app.atelier).create(name: "Jackets", gender: "women", parentID: f.tops.id)
+            let product = try await t.product(.init(title: "Quilted jacket", category: f.shirts, price: 49_900, colors: ["white"]), in: f.storeA, owner: f.ownerA)
+            let id = product.id!.uuidString
+            func search(_ filters: String = "") async throws -> (ids: [String], total: Int, categories: [String: Int], colors: [String: Int]) {
+                let page = try await t.search("q=quilted&storeId=\(f.storeAID)\(filters)")
+                #expect(page.sort == "relevance")
+                return (page.items.map(\.id), page.total,
+                        Dictionary(uniqueKeysWithValues: page.facets.categories.map { ($0.value, $0.count) }),
+                        Dictionary(uniqueKeysWithValues: page.facets.colors.map { ($0.value, $0.count) }))
+            }
+            var found = try await search()
+            #expect(found.ids == [id] && found.total == 1)
+            #expect(found.categories == [f.shirts.id!.uuidString: 1] && found.colors == ["white": 1])
+            #expect(try await search("&priceMax=30000").total == 0)
+
+            // An edit of price, colours, category and gender: filters and facets see the new values.
+            let owner = try #require(try await User.find(UUID(uuidString: f.ownerA.user.id), on: t.app.db))
+            let service = ProductService(db: t.app.db, services: t.app.atelier)
+            var draft = try await service.draft(of: product)
+            draft.priceMinor = 25_000
+            draft.colors = ["black", "red"]
+            draft.categoryID = jackets.id
+            draft.gender = "unisex"
+            _ = try await service.replace(product, draft: draft, by: owner)
+            found = try await search("&priceMax=30000")
+            #expect(found.ids == [id] && found.total == 1)
+            #expect(found.categories == [jackets.id!.uuidString: 1] && found.colors == ["black": 1, "red": 1])
+            #expect(try await search("&priceMin=40000").total == 0)
+            #expect(try await search("&color=white").total == 0)
+            #expect(try await search("&categoryId=\(f.shirts.id!)").total == 0)
+
+            // Hidden, shown, deleted.
+            _ = try await service.setStatus(product, to: .inactive)
+            found = try await search()
+            #expect(found.ids.isEmpty && found.total == 0 && found.colors.isEmpty)
+            _ = try await service.setStatus(product, to: .active)
+            #expect(try await search().ids == [id])
+            try await service.delete(product)
+            found = try await search()
+            #expect(found.ids.isEmpty && found.total == 0)
+            let sql = t.app.db as! any SQLDatabase
+            if sql.dialect.name == "sqlite" {
+                let left = try await sql.raw("SELECT COUNT(*) AS n FROM product_search_keys WHERE id = \(bind: product.id!)").first()
+                #expect(try left?.decode(column: "n", as: Int.self) == 0)
+            }
+        }
+    }
+
     @Test("bad input is a 4xx problem naming the field")
     func badInput() async throws {
         try await TestApp.with { t in

@@ -93,5 +93,6 @@ enum Migrations {
         app.migrations.add(CoverCategoryListIndex())
         app.migrations.add(CoverFeedIndex())
         app.migrations.add(CoverSearchIndex())
+        app.migrations.add(CreateProductSearchKeys())
     }
 }

@@ -41,10 +41,15 @@ struct FastColumns {
 extension UUID {
     /// The 36-character form, in either case (`8-4-4-4-12` hex digits), parsed without a scanner.
     init?(text: String) {
+        self.init(utf8: text.utf8)
+    }
+
+    /// The 36-character form as UTF-8 bytes (a slice of a longer text, say).
+    init?<Bytes: Sequence<UInt8>>(utf8: Bytes) {
         var bytes = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
                      UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0))
         let parsed = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
-            var utf8 = text.utf8.makeIterator()
+            var utf8 = utf8.makeIterator()
             var position = 0
             for index in 0..<16 {
                 if index == 4 || index == 6 || index == 8 || index == 10 {

@@ -40,12 +40,24 @@ struct SearchConditions {
                     "d.tsv @@ to_tsquery('simple', \(bind: expression))",
                     "-ts_rank(d.tsv, to_tsquery('simple', \(bind: expression)))")
         }
-        return ("""
-                product_search_fts JOIN product_search_docs d ON d.id = product_search_fts.rowid
-                JOIN \(ident: Product.schema) p ON p.id = d.product_id
-                """,
+        return ("product_search_fts JOIN product_search_keys p ON p.doc_id = product_search_fts.rowid",
                 "product_search_fts MATCH \(bind: expression)",
                 "bm25(product_search_fts, 4.0, 1.0)")
+    }
+
+    /// The FROM clause and condition of every product the words match, as `p` with the columns the
+    /// filters and facets read. SQLite goes from each full-text row to its search keys by integer
+    /// row id (CreateProductSearchKeys); PostgreSQL reads products.
+    func matchedSource(_ tokens: [String]) -> (from: SQLQueryString, match: SQLQueryString) {
+        if isPostgres || tokens.isEmpty { return ("\(ident: Product.schema) p", tokens.isEmpty ? "true" : textCondition(tokens)) }
+        let ranked = rankedSource(tokens)
+        return (ranked.from, ranked.match)
+    }
+
+    /// Every value of `column` over the rows of a query, joined by commas into one string (NULLs
+    /// left out); nil without rows.
+    func joinedValues(_ column: String) -> SQLQueryString {
+        isPostgres ? "string_agg(\(unsafeRaw: column)::text, ',')" : "group_concat(\(unsafeRaw: column), ',')"
     }
 
     /// Active products of active stores passing every filter but the text. `categoryPaths` are the
