@@ -12,7 +12,10 @@ struct SearchConditions {
     /// `p.store_id` for a membership test that must not pick the index. SQLite's planner otherwise
     /// walks the store index, one store at a time, and checks every product of the store against
     /// the rest (seconds at 100 000 products); the unary `+` keeps the test a plain filter.
-    var storeColumn: String { isPostgres ? "p.store_id" : "+p.store_id" }
+    var storeColumn: String { plain("p.store_id") }
+
+    /// `column` as a plain filter on SQLite (see `storeColumn`).
+    func plain(_ column: String) -> String { isPostgres ? column : "+\(column)" }
 
     /// The words as a full-text query: every word must be there, each as a prefix.
     func matchExpression(_ tokens: [String]) -> String {

@@ -40,64 +40,12 @@ struct FeedService {
         let nearby = try await storesInPlace(filters.place)
         if let nearby, nearby.isEmpty { return FeedPage(items: [], nextCursor: nil, asOf: asOf) }
 
-        var query: SQLQueryString = """
-            SELECT p.id, p.feed_sort_key FROM \(ident: Product.schema) p
-            WHERE p.status = \(bind: Product.Status.active.rawValue)
-            AND p.created_at < \(bind: asOf.addingTimeInterval(1))
-            """
-        // The store tests stay plain filters, so that SQLite walks the feed index (see SearchConditions.storeColumn).
-        let storeColumn = SearchConditions(dialect: (db as! any SQLDatabase).dialect.name).storeColumn
-        if let nearby {
-            query.appendInterpolation(unsafeRaw: "\nAND \(storeColumn) IN (")
-            query.appendInterpolation(binds: nearby)
-            query.appendInterpolation(unsafeRaw: ")")
-        } else {
-            query.appendInterpolation(unsafeRaw: "\nAND \(storeColumn) IN (SELECT s.id FROM \(Store.schema) s WHERE s.status = ")
-            query.appendInterpolation(bind: Store.Status.active.rawValue)
-            query.appendInterpolation(unsafeRaw: " AND s.members_only = ")
-            query.appendInterpolation(bind: false)
-            query.appendInterpolation(unsafeRaw: ")")
-        }
-        switch kind {
-        case .following:
-            // Followed stores, followed brands, saved searches (at least one of them is there).
-            var followed: [SQLQueryString] = savedSearches
-            if !storeIDs.isEmpty { followed.append("p.store_id IN (\(binds: storeIDs))") }
-            if !brandIDs.isEmpty { followed.append("p.brand_id IN (\(binds: brandIDs))") }
-            query += "\nAND (\(followed.joined(separator: " OR ")))"
-        case .discover:
-            if !storeIDs.isEmpty {
-                query.appendInterpolation(unsafeRaw: "\nAND p.store_id NOT IN (")
-                query.appendInterpolation(binds: storeIDs)
-                query.appendInterpolation(unsafeRaw: ")")
-            }
-            if !brandIDs.isEmpty {
-                query.appendInterpolation(unsafeRaw: "\nAND (p.brand_id IS NULL OR p.brand_id NOT IN (")
-                query.appendInterpolation(binds: brandIDs)
-                query.appendInterpolation(unsafeRaw: "))")
-            }
-            for condition in savedSearches { query += "\nAND NOT COALESCE(\(condition), FALSE)" }
-        }
-        if let genders = filters.productGenders {
-            query.appendInterpolation(unsafeRaw: "\nAND p.gender IN (")
-            query.appendInterpolation(binds: genders)
-            query.appendInterpolation(unsafeRaw: ")")
-        }
-        if let since = filters.uploadedSince(now: now, timeZone: TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!) {
-            query.appendInterpolation(unsafeRaw: "\nAND p.created_at >= ")
-            query.appendInterpolation(bind: since)
-        }
-        if let cursor {
-            query.appendInterpolation(unsafeRaw: "\nAND (p.feed_sort_key < ")
-            query.appendInterpolation(bind: cursor.sortKey)
-            query.appendInterpolation(unsafeRaw: " OR (p.feed_sort_key = ")
-            query.appendInterpolation(bind: cursor.sortKey)
-            query.appendInterpolation(unsafeRaw: " AND p.id < ")
-            query.appendInterpolation(bind: cursor.id)
-            query.appendInterpolation(unsafeRaw: "))")
-        }
-        query.appendInterpolation(unsafeRaw: "\nORDER BY p.feed_sort_key DESC, p.id DESC LIMIT \(page.limit + 1)")
-
+        let query = FeedQuery(
+            kind: kind, dialect: (db as! any SQLDatabase).dialect.name, asOf: asOf, followedStores: storeIDs, followedBrands: brandIDs,
+            savedSearches: savedSearches, nearbyStores: nearby, genders: filters.productGenders,
+            uploadedSince: filters.uploadedSince(now: now, timeZone: TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!),
+            cursor: cursor, limit: page.limit
+        ).statement
         let rows = try await (db as! any SQLDatabase).raw(query).all()
         let keys = try rows.map { (id: try $0.decode(column: "id", as: UUID.self), key: try $0.decode(column: "feed_sort_key", as: Double.self)) }
         // The page's products with what a card shows, in one read of plain rows (no Fluent models).
