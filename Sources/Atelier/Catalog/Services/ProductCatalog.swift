@@ -82,14 +82,13 @@ struct ProductCatalog {
 
     /// The condition on products `p` of `activeProducts`; its plan is checked in a test.
     func activeProductsCondition(_ filter: ListFilter, categoryIDs: [UUID]?, page: PageRequest) -> SQLQueryString {
-        // The unary `+` keeps SQLite from walking the store or price index instead of the category
+        // Plain filters keep SQLite from walking the store or price index instead of the category
         // index in id order (which lets each branch stop after one page).
-        let unindexed = sqlDialect == "postgresql" ? "" : "+"
-        let store = unindexed + "p.store_id", price = unindexed + "p.price_minor"
+        let store = plainFilter("p.store_id", dialect: sqlDialect), price = plainFilter("p.price_minor", dialect: sqlDialect)
         // Without a category the page is the newest products: SQLite must walk products in id order and stop
         // after one page, not take every active product from an index that happens to cover the test (the
         // feed index does) and sort them all (0.6 s at 100 000 products).
-        let status = (categoryIDs == nil ? unindexed : "") + "p.status"
+        let status = categoryIDs == nil ? plainFilter("p.status", dialect: sqlDialect) : "p.status"
         var common: SQLQueryString = """
             \(unsafeRaw: status) = \(bind: Product.Status.active.rawValue) \
             AND \(unsafeRaw: store) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE s.status = \(bind: Store.Status.active.rawValue) \

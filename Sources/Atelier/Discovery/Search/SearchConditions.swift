@@ -14,8 +14,8 @@ struct SearchConditions {
     /// the rest (seconds at 100 000 products); the unary `+` keeps the test a plain filter.
     var storeColumn: String { plain("p.store_id") }
 
-    /// `column` as a plain filter on SQLite (see `storeColumn`).
-    func plain(_ column: String) -> String { isPostgres ? column : "+\(column)" }
+    /// `column` as a plain filter on SQLite (see `plainFilter`).
+    func plain(_ column: String) -> String { plainFilter(column, dialect: dialect) }
 
     /// The words as a full-text query: every word must be there, each as a prefix.
     func matchExpression(_ tokens: [String]) -> String {
