@@ -39,6 +39,13 @@ let package = Package(
         // variadic functions.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "VipsShim", dependencies: ["CVips"]),
+        // OpenCV's GrabCut behind a C function, for the closet's garment cut-outs (Debian:
+        // libopencv-imgproc-dev, which ships no pkg-config file; hence the explicit paths).
+        .target(
+            name: "CutoutShim",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: [.linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]
+        ),
         // The server: one folder per domain plus Core.
         .target(
             name: "Atelier",
@@ -46,6 +53,7 @@ let package = Package(
                 "AtelierAPI",
                 "CVips",
                 "VipsShim",
+                "CutoutShim",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),

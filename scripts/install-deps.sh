@@ -22,6 +22,7 @@ BASE_PACKAGES=(
   pkg-config    # finds libvips for the CVips module
   libvips-dev   # the image pipeline (media)
   libvips-tools # vipsthumbnail, the media benchmark's yardstick
+  libopencv-imgproc-dev # GrabCut, the closet's garment cut-outs (Sources/CutoutShim)
 )
 BROWSER_PACKAGES=(chromium chromium-driver)
 POSTGRES_PACKAGES=(postgresql)

@@ -243,3 +243,93 @@ int atelier_lower_thread_priority(int niceness) {
     return 0;
 #endif
 }
+
+int atelier_vips_resize_exact(VipsImage *in, VipsImage **out, int width, int height) {
+    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_FORCE, NULL);
+}
+
+int atelier_vips_to_mask(VipsImage *in, VipsImage **out) {
+    VipsImage *grey = NULL, *flat = NULL, *band = NULL;
+    int failed = vips_colourspace(in, &grey, VIPS_INTERPRETATION_B_W, NULL);
+    if (!failed && vips_image_hasalpha(grey)) {
+        // A mask drawn as transparency: the alpha is the mask.
+        failed = vips_extract_band(grey, &band, 1, NULL);
+    } else if (!failed) {
+        failed = vips_extract_band(grey, &band, 0, NULL);
+    }
+    if (!failed) failed = vips_cast(band, out, VIPS_FORMAT_UCHAR, NULL);
+    if (grey) g_object_unref(grey);
+    if (flat) g_object_unref(flat);
+    if (band) g_object_unref(band);
+    return failed ? -1 : 0;
+}
+
+int atelier_vips_with_alpha(VipsImage *in, VipsImage *alpha, VipsImage **out) {
+    VipsImage *joined = NULL;
+    if (vips_bandjoin2(in, alpha, &joined, NULL)) return -1;
+    int failed = vips_copy(joined, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+    g_object_unref(joined);
+    return failed ? -1 : 0;
+}
+
+VipsImage *atelier_vips_canvas(int width, int height, double r, double g, double b, double a) {
+    VipsImage *black = NULL, *tinted = NULL, *cast = NULL, *out = NULL;
+    double ones[4] = {0, 0, 0, 0};
+    double fill[4] = {r, g, b, a};
+    if (vips_black(&black, width, height, "bands", 4, NULL)) return NULL;
+    if (!vips_linear(black, &tinted, ones, fill, 4, NULL) && !vips_cast(tinted, &cast, VIPS_FORMAT_UCHAR, NULL)) {
+        vips_copy(cast, &out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+    }
+    if (black) g_object_unref(black);
+    if (tinted) g_object_unref(tinted);
+    if (cast) g_object_unref(cast);
+    return out;
+}
+
+int atelier_vips_similarity(VipsImage *in, VipsImage **out, double scale, double degrees) {
+    VipsImage *premultiplied = NULL, *turned = NULL, *straight = NULL;
+    // Premultiplied, so transparent pixels lend no colour to the edges they are blended into.
+    int failed = vips_premultiply(in, &premultiplied, NULL)
+        || vips_similarity(premultiplied, &turned, "scale", scale, "angle", degrees, NULL)
+        || vips_unpremultiply(turned, &straight, NULL)
+        || vips_cast(straight, out, VIPS_FORMAT_UCHAR, NULL);
+    if (premultiplied) g_object_unref(premultiplied);
+    if (turned) g_object_unref(turned);
+    if (straight) g_object_unref(straight);
+    return failed ? -1 : 0;
+}
+
+int atelier_vips_composite_over(VipsImage *base, VipsImage *overlay, VipsImage **out, int x, int y) {
+    VipsImage *blended = NULL;
+    if (vips_composite2(base, overlay, &blended, VIPS_BLEND_MODE_OVER, "x", x, "y", y, NULL)) return -1;
+    int failed = vips_cast(blended, out, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(blended);
+    return failed ? -1 : 0;
+}
+
+int atelier_vips_save_animated_webp(VipsImage **frames, int count, int delay_ms, const char *path, int quality) {
+    if (count < 1) return -1;
+    int height = vips_image_get_height(frames[0]);
+    VipsImage *strip = NULL;
+    if (vips_arrayjoin(frames, &strip, count, "across", 1, NULL)) return -1;
+    VipsImage *copy = NULL;
+    if (vips_copy(strip, &copy, NULL)) { g_object_unref(strip); return -1; }
+    g_object_unref(strip);
+    vips_image_set_int(copy, "page-height", height);
+    int *delays = g_new(int, count);
+    for (int i = 0; i < count; i++) delays[i] = delay_ms;
+    vips_image_set_array_int(copy, "delay", delays, count);
+    vips_image_set_int(copy, "loop", 0);
+    g_free(delays);
+    int failed = vips_webpsave(copy, path, "Q", quality, "strip", TRUE, NULL);
+    g_object_unref(copy);
+    return failed ? -1 : 0;
+}
+
+int atelier_vips_save_png_buffer(VipsImage *in, void **buffer, size_t *length) {
+    return vips_pngsave_buffer(in, buffer, length, "compression", 6, "strip", TRUE, NULL);
+}
+
+int atelier_vips_thumbnail_file(const char *path, VipsImage **out, int box) {
+    return vips_thumbnail(path, out, box, "height", box, "size", VIPS_SIZE_DOWN, NULL);
+}

@@ -35,6 +35,26 @@ int atelier_vips_save_jpeg_buffer(VipsImage *in, void **buffer, size_t *length, 
 int atelier_vips_without_metadata(VipsImage *in, VipsImage **out);
 int atelier_vips_whiten_background(VipsImage *in, VipsImage **out, double red, double green, double blue, double threshold);
 
+/// Opens a photo already shrunk to fit a `box`×`box` square (never enlarged), turned upright:
+/// JPEGs are shrunk while decoding, so a 12 MP photo never sits in memory at full size.
+int atelier_vips_thumbnail_file(const char *path, VipsImage **out, int box);
+/// Resizes to exactly `width`×`height` (the aspect ratio may change): masks onto their photo.
+int atelier_vips_resize_exact(VipsImage *in, VipsImage **out, int width, int height);
+/// One 8-bit band of lightness: a mask image (any format, with or without alpha) as 0…255.
+int atelier_vips_to_mask(VipsImage *in, VipsImage **out);
+/// Appends `alpha` (one band) to an sRGB image.
+int atelier_vips_with_alpha(VipsImage *in, VipsImage *alpha, VipsImage **out);
+/// A `width`×`height` sRGB canvas with alpha, filled with r,g,b,a.
+VipsImage *atelier_vips_canvas(int width, int height, double r, double g, double b, double a);
+/// Scales by `scale` and turns by `degrees` (clockwise) about the centre; RGBA in, RGBA out,
+/// with transparent corners.
+int atelier_vips_similarity(VipsImage *in, VipsImage **out, double scale, double degrees);
+/// Draws `overlay` (RGBA) over `base` (RGBA) with its top-left corner at x,y (may be negative).
+int atelier_vips_composite_over(VipsImage *base, VipsImage *overlay, VipsImage **out, int x, int y);
+/// Writes an animated WebP from `count` equal-sized frames shown `delay_ms` each.
+int atelier_vips_save_animated_webp(VipsImage **frames, int count, int delay_ms, const char *path, int quality);
+int atelier_vips_save_png_buffer(VipsImage *in, void **buffer, size_t *length);
+
 /// Tests only: writes a HEIC (HEVC) file.
 int atelier_vips_save_heic(VipsImage *in, const char *path);
 

@@ -6,6 +6,7 @@ public enum Commands {
         app.asyncCommands.use(CreateAdminCommand(), as: "create-admin")
         app.asyncCommands.use(SeedDemoCommand(), as: "seed-demo")
         app.asyncCommands.use(BenchMediaCommand(), as: "bench-media")
+        app.asyncCommands.use(BenchCutoutCommand(), as: "bench-cutout")
         app.asyncCommands.use(ImportProductsCommand(), as: "import-products")
         app.asyncCommands.use(SearchReindexCommand(), as: "search-reindex")
         app.asyncCommands.use(BackupCommand(), as: "backup")

@@ -83,3 +83,24 @@ enum Vips {
         return Array(UnsafeRawBufferPointer(start: memory, count: size))
     }
 }
+
+extension Vips {
+    /// An image over a copy of `bytes` (8-bit, `bands` per pixel, row by row).
+    static func image(fromBytes bytes: [UInt8], width: Int, height: Int, bands: Int) throws -> VipsImageRef {
+        try start()
+        guard bytes.count == width * height * bands,
+            let image = bytes.withUnsafeBytes({
+                vips_image_new_from_memory_copy($0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR)
+            })
+        else { throw lastError() }
+        return VipsImageRef(image)
+    }
+
+    static func pngData(_ image: VipsImageRef) throws -> Data {
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        try check(image.with { atelier_vips_save_png_buffer($0, &buffer, &length) })
+        defer { g_free(buffer) }
+        return Data(bytes: buffer!, count: length)
+    }
+}
