@@ -333,3 +333,12 @@ int atelier_vips_save_png_buffer(VipsImage *in, void **buffer, size_t *length) {
 int atelier_vips_thumbnail_file(const char *path, VipsImage **out, int box) {
     return vips_thumbnail(path, out, box, "height", box, "size", VIPS_SIZE_DOWN, NULL);
 }
+
+int atelier_vips_to_srgb_alpha(VipsImage *in, VipsImage **out) {
+    VipsImage *srgb = NULL, *cast = NULL;
+    int failed = vips_colourspace(in, &srgb, VIPS_INTERPRETATION_sRGB, NULL) || vips_cast(srgb, &cast, VIPS_FORMAT_UCHAR, NULL);
+    if (!failed) failed = vips_image_hasalpha(cast) ? vips_copy(cast, out, NULL) : vips_addalpha(cast, out, NULL);
+    if (srgb) g_object_unref(srgb);
+    if (cast) g_object_unref(cast);
+    return failed ? -1 : 0;
+}

@@ -89,12 +89,25 @@ final class BackgroundWorkers: LifecycleHandler {
                 try? await Task.sleep(for: .seconds(300))
             }
         }
-        tasks.withLockedValue { $0 = [delivery, cleanup, counters, redraw, magazine, holds, backups] }
+        // Cut-outs and outfit pictures: woken by each write that leaves one to draw, and every
+        // 30 s for claims that expired (a crash mid-drawing, another instance that stopped).
+        let wardrobe = Task {
+            while !Task.isCancelled {
+                do {
+                    try await WardrobeImageQueue(db: db, services: services).drain()
+                } catch {
+                    logger.error("Drawing wardrobe images failed: \(String(reflecting: error))")
+                }
+                await services.wardrobeImages.wait(upTo: .seconds(30))
+            }
+        }
+        tasks.withLockedValue { $0 = [delivery, cleanup, counters, redraw, magazine, holds, backups, wardrobe] }
     }
 
     func shutdownAsync(_ app: Application) async {
         for task in tasks.withLockedValue({ $0 }) {
             task.cancel()
+            app.atelier.wardrobeImages.signal()
             await task.value
         }
         try? await app.atelier.catalogCounters.flush(on: app.db)

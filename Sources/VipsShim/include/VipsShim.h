@@ -38,6 +38,8 @@ int atelier_vips_whiten_background(VipsImage *in, VipsImage **out, double red, d
 /// Opens a photo already shrunk to fit a `box`×`box` square (never enlarged), turned upright:
 /// JPEGs are shrunk while decoding, so a 12 MP photo never sits in memory at full size.
 int atelier_vips_thumbnail_file(const char *path, VipsImage **out, int box);
+/// 8-bit sRGB with an alpha band (opaque added when the image had none).
+int atelier_vips_to_srgb_alpha(VipsImage *in, VipsImage **out);
 /// Resizes to exactly `width`×`height` (the aspect ratio may change): masks onto their photo.
 int atelier_vips_resize_exact(VipsImage *in, VipsImage **out, int width, int height);
 /// One 8-bit band of lightness: a mask image (any format, with or without alpha) as 0…255.

@@ -94,5 +94,6 @@ enum Migrations {
         app.migrations.add(CoverFeedIndex())
         app.migrations.add(CoverSearchIndex())
         app.migrations.add(CreateProductSearchKeys())
+        app.migrations.add(CreateWardrobe())
     }
 }

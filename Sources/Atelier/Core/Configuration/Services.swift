@@ -27,6 +27,8 @@ public final class AtelierServices: Sendable {
     let publicListCache: GenerationCache<PublicListCacheMiddleware.Answer>?
     /// Likes and unlikes, written in batches (group commit).
     let likeWrites = LikeGroupCommit()
+    /// Wakes the wardrobe image queue (cut-outs, outfit renders) when work is committed.
+    let wardrobeImages = WakeSignal()
 
     init(
         config: AppConfig, clock: any AppClock, secrets: Secrets, accessTokens: AccessTokenIssuer,
@@ -53,6 +55,11 @@ public final class AtelierServices: Sendable {
     func catalogChanged() {
         searchCache?.invalidate()
         publicListCache?.invalidate()
+    }
+
+    /// Called after every committed write that leaves a cut-out or an outfit image to draw.
+    func wardrobeImagesWaiting() {
+        wardrobeImages.signal()
     }
 }
 

@@ -13,6 +13,8 @@ struct ImageEdits: Sendable, Equatable {
     /// Clockwise, in degrees: 0, 90, 180 or 270.
     var rotate: Int = 0
     var whiteBackground = false
+    /// The WebP variants keep the image's transparency (cut-outs); the JPEGs are on white.
+    var keepsTransparency = false
 }
 
 struct ImageLimits: Sendable {
@@ -116,14 +118,18 @@ enum ImageProcessor {
 
         var variants: [ProcessedImage.Variant] = []
         var current = flat
+        var transparent = edits.keepsTransparency ? upright : nil
         for width in widths(for: flat.width) {
             if width < current.width {
                 current = try Vips.materialize(try Vips.apply(current) { atelier_vips_resize_to_width($0, $1, Int32(width)) })
+                if let source = transparent {
+                    transparent = try Vips.materialize(try Vips.apply(source) { atelier_vips_resize_to_width($0, $1, Int32(width)) })
+                }
             }
             let jpeg = workDirectory.appendingPathComponent("w\(width).jpg")
             let webp = workDirectory.appendingPathComponent("w\(width).webp")
             try Vips.check(current.with { atelier_vips_save_jpeg($0, jpeg.path, Int32(jpegQuality), 1) })
-            try Vips.check(current.with { atelier_vips_save_webp($0, webp.path, Int32(webpQuality)) })
+            try Vips.check((transparent ?? current).with { atelier_vips_save_webp($0, webp.path, Int32(webpQuality)) })
             try WebPMetadata.strip(file: webp)
             variants.append(.init(width: current.width, height: current.height, format: "jpeg", file: jpeg.lastPathComponent))
             variants.append(.init(width: current.width, height: current.height, format: "webp", file: webp.lastPathComponent))

@@ -31,6 +31,36 @@ struct MediaService {
 
         let file = work.appendingPathComponent("upload")
         try await write(body, to: file, maxBytes: library.limits.maxBytes)
+        return try await ingest(upload, file: file, work: work)
+    }
+
+    /// An image the server made itself (a cut-out, an outfit's picture), stored like an upload.
+    func ingest(_ upload: Upload, data: Data) async throws -> Media {
+        let work = library.scratch.url.appendingPathComponent(UUID().uuidString)
+        do {
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            let file = work.appendingPathComponent("upload")
+            try data.write(to: file)
+        } catch {
+            throw MediaStoreUnavailable(what: "The upload folder", cause: "\(error)")
+        }
+        defer { try? FileManager.default.removeItem(at: work) }
+        return try await ingest(upload, file: work.appendingPathComponent("upload"), work: work)
+    }
+
+    /// Copies a stored object (an original or a variant) into `file`.
+    func download(key: String, to file: URL) async throws {
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw MediaStoreUnavailable(what: "The upload folder", cause: "could not create \(file.path)")
+        }
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        for try await buffer in try await library.store.contents(key: key) {
+            try handle.write(contentsOf: Data(buffer.readableBytesView))
+        }
+    }
+
+    private func ingest(_ upload: Upload, file: URL, work: URL) async throws -> Media {
         let limits = library.limits
         let processed = try await library.imageWorkers.run {
             try ImageProcessor.process(file: file, claimed: upload.claimed, edits: upload.edits, limits: limits, workDirectory: work)
