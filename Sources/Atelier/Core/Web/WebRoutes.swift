@@ -19,6 +19,8 @@ enum WebRoutes {
         PostWebPages.register(web)
         NotificationsWebPage.register(web)
         MomentWebPages.register(web)
+        ClosetWebPages.register(web)
+        OutfitWebPages.register(web)
         MagazineWebPages.register(web)
         MagazinePortalPages.register(web)
         LiveRoutes.register(web: web, publicBaseURL: app.atelier.config.publicBaseURL)

@@ -133,10 +133,7 @@ extension APIHandler {
 
     static func closetDraft(_ fields: Components.Schemas.ClosetItemFields?) throws -> ClosetItemDraft {
         guard let fields else { return ClosetItemDraft() }
-        func clearable(_ value: String?) -> String?? {
-            guard let value else { return nil }
-            return value.isEmpty ? .some(nil) : .some(value)
-        }
+        let clearable = ClosetItemDraft.clearable
         var draft = ClosetItemDraft()
         draft.type = fields._type?.rawValue
         draft.size = clearable(fields.size)

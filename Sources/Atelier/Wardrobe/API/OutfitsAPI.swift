@@ -73,12 +73,16 @@ extension APIHandler {
         let (req, user) = try await socialCaller()
         let q = input.query
         if let temperature = q.temperature, !temperature.isFinite || !(-60...60).contains(temperature) {
-            throw Problem.invalid("temperature", "must be between -60 and 60 °C")
+            throw Problem(.badRequest, detail: "temperature must be between -60 and 60 °C.", errors: [.init(field: "temperature", message: "must be between -60 and 60 °C")])
         }
         let restDays = q.restDays ?? 3
-        guard (0...60).contains(restDays) else { throw Problem.invalid("restDays", "must be between 0 and 60") }
+        guard (0...60).contains(restDays) else {
+            throw Problem(.badRequest, detail: "restDays must be between 0 and 60.", errors: [.init(field: "restDays", message: "must be between 0 and 60")])
+        }
         let limit = q.limit ?? 5
-        guard (1...20).contains(limit) else { throw Problem.invalid("limit", "must be between 1 and 20") }
+        guard (1...20).contains(limit) else {
+            throw Problem(.badRequest, detail: "limit must be between 1 and 20.", errors: [.init(field: "limit", message: "must be between 1 and 20")])
+        }
         let today = LocalDay(services.clock.now(), in: LocalDay.zone(user.timeZone))
         let season = q.season.flatMap { ClosetItem.Season(rawValue: $0.rawValue) } ?? OutfitSuggestions.season(of: today)
         let suggestions = try await OutfitSuggestions(db: req.db).suggest(for: user.requireID(), today: today, .init(

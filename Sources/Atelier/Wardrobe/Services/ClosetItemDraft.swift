@@ -19,6 +19,12 @@ struct ClosetItemDraft: Sendable {
     var favourite: Bool?
 
     static let maxPriceMinor = 100_000_000_00
+
+    /// A form or JSON string for a clearable field: absent stays, empty clears, text sets.
+    static func clearable(_ value: String?) -> String?? {
+        guard let value else { return nil }
+        return value.isEmpty ? .some(nil) : .some(value)
+    }
     static let maxTags = 20
 
     /// Checks every field and applies the valid draft to `item`; throws a 422 listing each problem.

@@ -1,0 +1,61 @@
+import Fluent
+import Foundation
+import Vapor
+
+/// Closet items and outfits as the web pages show them.
+struct ClosetCard: Encodable, Sendable {
+    var id: String
+    var url: String
+    var type: String
+    var colours: String
+    var status: String
+    /// The transparent cut-out (WebP) once ready, else the photo.
+    var src: String?
+    var image: WebImage?
+    var wearCount: Int
+    var lastWornOn: String?
+
+    static func cards(_ items: [ClosetItem], req: Request) async throws -> [ClosetCard] {
+        let mapping = WardrobeMapping(db: req.db, services: req.atelier)
+        let media = try await mapping.mediaByID(items.flatMap { [$0.photoMediaID, $0.cutoutMediaID] })
+        let service = MediaService(db: req.db, services: req.atelier)
+        return items.map { item in
+            let picture = (item.cutoutMediaID ?? item.photoMediaID).flatMap { media[$0] }
+            return ClosetCard(
+                id: item.id!.uuidString.lowercased(), url: "/closet/items/\(item.id!.uuidString.lowercased())", type: item.type,
+                colours: item.colours.map(\.label).joined(separator: ", "), status: item.cutoutStatus,
+                src: picture.flatMap { Self.transparentURL($0, service: service) },
+                image: WebImage(picture, alt: "\(item.colours.first?.label ?? "") \(item.type)", service: service, preferredWidth: 270),
+                wearCount: item.wearCount, lastWornOn: item.lastWornOn)
+        }
+    }
+
+    /// The smallest WebP at least 270 px wide (cut-outs keep their transparency in WebP).
+    static func transparentURL(_ media: Media, service: MediaService) -> String? {
+        let webps = service.imageURLs(media).filter { $0.0.format == "webp" }.sorted { $0.0.width < $1.0.width }
+        return (webps.first { $0.0.width >= 270 } ?? webps.last)?.1
+    }
+}
+
+struct OutfitCard: Encodable, Sendable {
+    var id: String
+    var url: String
+    var name: String
+    var occasion: String?
+    var visibility: String
+    var status: String
+    var image: WebImage?
+    var pinned: Bool
+
+    static func cards(_ outfits: [Outfit], req: Request) async throws -> [OutfitCard] {
+        let media = try await WardrobeMapping(db: req.db, services: req.atelier).mediaByID(outfits.map(\.renderMediaID))
+        let service = MediaService(db: req.db, services: req.atelier)
+        return outfits.map { outfit in
+            OutfitCard(
+                id: outfit.id!.uuidString.lowercased(), url: "/outfits/\(outfit.id!.uuidString.lowercased())", name: outfit.name,
+                occasion: outfit.occasion, visibility: outfit.visibility, status: outfit.renderStatus,
+                image: WebImage(outfit.renderMediaID.flatMap { media[$0] }, alt: outfit.name, service: service, preferredWidth: 540),
+                pinned: outfit.pinnedPosition != nil)
+        }
+    }
+}
