@@ -21,6 +21,7 @@ enum WebRoutes {
         MomentWebPages.register(web)
         ClosetWebPages.register(web)
         OutfitWebPages.register(web)
+        RecapWebPages.register(web)
         MagazineWebPages.register(web)
         MagazinePortalPages.register(web)
         LiveRoutes.register(web: web, publicBaseURL: app.atelier.config.publicBaseURL)

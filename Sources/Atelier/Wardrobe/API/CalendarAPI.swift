@@ -10,7 +10,7 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(
             month: String(month.first.description.prefix(7)),
             days: month.days.map { day in
-                .init(date: day.date, entries: day.plans.map { WardrobeMapping.entry($0) }, wornItemIds: day.wornItemIDs.map(\.uuidString))
+                .init(date: day.date, entries: day.plans.map { WardrobeMapping.entry($0) }, wornItemIds: day.wornItemIDs.map(\.idString))
             }))))
     }
 

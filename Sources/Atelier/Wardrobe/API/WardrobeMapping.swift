@@ -20,13 +20,13 @@ struct WardrobeMapping {
         let service = media
         return items.map { item in
             Components.Schemas.ClosetItem(
-                id: item.id!.uuidString, _type: item.type, typeGuessed: item.typeGuessed, size: item.size,
-                colours: item.colours.map(\.rawValue), pattern: item.pattern, brandId: item.brandID?.uuidString, brandName: item.brandName,
+                id: item.id!.idString, _type: item.type, typeGuessed: item.typeGuessed, size: item.size,
+                colours: item.colours.map(\.rawValue), pattern: item.pattern, brandId: item.brandID?.idString, brandName: item.brandName,
                 seasons: item.seasons.map(\.rawValue), tags: item.tags, notes: item.notes,
                 price: item.priceMinor.flatMap { price in item.currency.map { CommerceMapping.money(price, $0) } },
                 costPerWear: item.costPerWearMinor.flatMap { cost in item.currency.map { CommerceMapping.money(cost, $0) } },
                 purchasedOn: item.purchasedOn, favourite: item.favourite, archived: item.isArchived, archiveReason: item.archiveReason,
-                productId: item.productID?.uuidString, orderLineId: item.orderLineID?.uuidString,
+                productId: item.productID?.idString, orderLineId: item.orderLineID?.idString,
                 photo: item.photoMediaID.flatMap { found[$0] }.map { Components.Schemas.Image($0, service: service) },
                 cutout: item.cutoutMediaID.flatMap { found[$0] }.map { Components.Schemas.Image($0, service: service) },
                 cutoutStatus: Components.Schemas.ClosetItem.CutoutStatusPayload(rawValue: item.cutoutStatus) ?? .none, wearCount: item.wearCount, lastWornOn: item.lastWornOn,
@@ -58,12 +58,12 @@ struct WardrobeMapping {
                 let pictureID = piece.closetItemID.flatMap { items[$0].flatMap { $0.cutoutMediaID ?? $0.photoMediaID } }
                     ?? piece.productID.flatMap { productPhoto[$0] }
                 return .init(
-                    closetItemId: piece.closetItemID?.uuidString, productId: piece.productID?.uuidString, x: piece.x, y: piece.y,
+                    closetItemId: piece.closetItemID?.idString, productId: piece.productID?.idString, x: piece.x, y: piece.y,
                     scale: piece.scale, rotation: piece.rotation, z: piece.z,
                     image: pictureID.flatMap { found[$0] }.map { Components.Schemas.Image($0, service: service) })
             }
             return Components.Schemas.Outfit(
-                id: outfit.id!.uuidString, ownerId: outfit.ownerID.uuidString, name: outfit.name, occasion: outfit.occasion,
+                id: outfit.id!.idString, ownerId: outfit.ownerID.idString, name: outfit.name, occasion: outfit.occasion,
                 visibility: .init(rawValue: outfit.visibility) ?? ._private, favourite: outfit.favourite, pinned: outfit.pinnedPosition != nil,
                 image: outfit.renderMediaID.flatMap { found[$0] }.map { Components.Schemas.Image($0, service: service) },
                 renderStatus: .init(rawValue: outfit.renderStatus) ?? .pending, pieces: pieces, canEdit: outfit.ownerID == viewerID,
@@ -76,6 +76,6 @@ struct WardrobeMapping {
     }
 
     static func entry(_ plan: OutfitPlan, warning: String? = nil) -> Components.Schemas.CalendarEntry {
-        .init(id: plan.id!.uuidString, outfitId: plan.outfitID.uuidString, date: plan.day, note: plan.note, worn: plan.wornAt != nil, warning: warning)
+        .init(id: plan.id!.idString, outfitId: plan.outfitID.idString, date: plan.day, note: plan.note, worn: plan.wornAt != nil, warning: warning)
     }
 }

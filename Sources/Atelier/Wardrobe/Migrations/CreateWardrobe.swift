@@ -86,6 +86,38 @@ struct CreateWardrobe: AsyncMigration {
             .field("created_at", .datetime, .required)
             .unique(on: "owner_id", "day", "outfit_id")
             .create()
+        try await database.schema(SizeProfile.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
+            .field("height_cm", .double)
+            .field("chest_cm", .double)
+            .field("waist_cm", .double)
+            .field("hips_cm", .double)
+            .field("inseam_cm", .double)
+            .field("shoe_size_eu", .double)
+            .field("units", .string, .required)
+            .field("preferred_sizes", .string, .required)
+            .field("styles", .string, .required)
+            .field("colours", .string, .required)
+            .field("brand_ids", .string, .required)
+            .field("price_min_minor", .int64)
+            .field("price_max_minor", .int64)
+            .field("currency", .string)
+            .field("updated_at", .datetime, .required)
+            .unique(on: "user_id")
+            .create()
+        try await database.schema(Recap.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("owner_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
+            .field("period", .string, .required)
+            .field("from_day", .string, .required)
+            .field("to_day", .string, .required)
+            .field("media_id", .uuid, .required, .references(Media.schema, "id"))
+            .field("frame_count", .int, .required)
+            .field("outfit_ids", .string, .required)
+            .field("visibility", .string, .required)
+            .field("created_at", .datetime, .required)
+            .create()
 
         let sql = database as! any SQLDatabase
         for statement in [
@@ -103,7 +135,7 @@ struct CreateWardrobe: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        for schema in [OutfitPlan.schema, OutfitPiece.schema, Outfit.schema, ClosetWear.schema, ClosetItem.schema] {
+        for schema in [Recap.schema, SizeProfile.schema, OutfitPlan.schema, OutfitPiece.schema, Outfit.schema, ClosetWear.schema, ClosetItem.schema] {
             try await database.schema(schema).delete()
         }
     }

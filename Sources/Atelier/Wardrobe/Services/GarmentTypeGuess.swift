@@ -13,8 +13,10 @@ enum GarmentTypeGuess {
     ]
 
     static func from(text: String) -> ClosetItem.Kind {
-        let tokens = text.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "-" }).map(String.init)
-        for (kind, names) in words where names.contains(where: tokens.contains) { return kind }
+        let words = text.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "-" }).map(String.init)
+        // Category names are plural ("Tops", "T-shirts").
+        let tokens = words + words.filter { $0.hasSuffix("s") }.map { String($0.dropLast()) }
+        for (kind, names) in Self.words where names.contains(where: tokens.contains) { return kind }
         return .top
     }
 

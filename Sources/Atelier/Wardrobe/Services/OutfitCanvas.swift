@@ -17,11 +17,19 @@ enum OutfitCanvas {
         var rotation: Double
     }
 
-    /// Draws `layers` bottom to top on white and returns the PNG.
-    static func render(_ layers: [Layer], width: Int = width, height: Int = height) throws -> Data {
+    /// Draws `layers` bottom to top on white (or on `base`, an image file of the canvas's size)
+    /// and returns the PNG.
+    static func render(_ layers: [Layer], width: Int = width, height: Int = height, base: URL? = nil) throws -> Data {
         try Vips.start()
-        guard let blank = atelier_vips_canvas(Int32(width), Int32(height), 255, 255, 255, 255) else { throw Vips.lastError() }
-        var canvas = VipsImageRef(blank)
+        var canvas: VipsImageRef
+        if let base {
+            canvas = try withAlpha(try Vips.apply(try Vips.materialize(try Vips.open(base.path))) {
+                atelier_vips_resize_exact($0, $1, Int32(width), Int32(height))
+            })
+        } else {
+            guard let blank = atelier_vips_canvas(Int32(width), Int32(height), 255, 255, 255, 255) else { throw Vips.lastError() }
+            canvas = VipsImageRef(blank)
+        }
         for layer in layers {
             let pieceWidth = max(1, Int((layer.scale * Double(width)).rounded()))
             var thumbnail: UnsafeMutablePointer<VipsImage>?

@@ -111,7 +111,7 @@ enum ClosetWebPages {
     static func worn(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         let item = try await ownItem(req, user: user)
-        return try await req.formAction(redirectTo: "/closet/items/\(item.id!.uuidString.lowercased())") {
+        return try await req.formAction(redirectTo: "/closet/items/\(item.id!.idString)") {
             let raw = (try? req.content.get(String.self, at: "date")).flatMap { $0.isEmpty ? nil : $0 }
             let day = try WearLog.checkWornDay(raw, owner: user, now: req.atelier.clock.now())
             let added = try await WearLog(db: req.db, services: req.atelier).log([item.requireID()], on: day, outfitID: nil, ownerID: item.ownerID)
@@ -123,7 +123,7 @@ enum ClosetWebPages {
         let user = try req.requireWebUser()
         let item = try await ownItem(req, user: user)
         struct Form: Content { var type: String?; var size: String?; var price: String?; var currency: String?; var notes: String?; var favourite: String? }
-        return try await req.formAction(redirectTo: "/closet/items/\(item.id!.uuidString.lowercased())") {
+        return try await req.formAction(redirectTo: "/closet/items/\(item.id!.idString)") {
             let form = try req.content.decode(Form.self)
             var draft = ClosetItemDraft()
             draft.type = form.type

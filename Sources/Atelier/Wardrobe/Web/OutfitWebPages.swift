@@ -93,7 +93,7 @@ enum OutfitWebPages {
             created = try await OutfitService(db: req.db, services: req.atelier).create(draft, owner: user)
             return "Saved. Its picture is being drawn."
         }
-        if let created { return req.redirect(to: "/outfits/\(created.id!.uuidString.lowercased())") }
+        if let created { return req.redirect(to: "/outfits/\(created.id!.idString)") }
         return response
     }
 
@@ -108,14 +108,14 @@ enum OutfitWebPages {
         return try await req.renderPage("wardrobe/outfit", OutfitPage(
             page: PageContext(req, title: outfit.name), outfit: try await OutfitCard.cards([outfit], req: req)[0],
             pieces: try await ClosetCard.cards(items, req: req), tomorrow: today.next.description, today: today.description,
-            plans: plans.map { PlanRow(id: $0.id!.uuidString.lowercased(), date: $0.day, note: $0.note, worn: $0.wornAt != nil) }))
+            plans: plans.map { PlanRow(id: $0.id!.idString, date: $0.day, note: $0.note, worn: $0.wornAt != nil) }))
     }
 
     static func plan(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         let outfit = try await ownOutfit(req, user: user)
         var month: String?
-        let response = try await req.formAction(redirectTo: "/outfits/\(outfit.id!.uuidString.lowercased())") {
+        let response = try await req.formAction(redirectTo: "/outfits/\(outfit.id!.idString)") {
             guard let raw = try? req.content.get(String.self, at: "date"), let day = LocalDay(raw), day.year >= 1970 else {
                 throw Problem.invalid("date", "is not a date that exists")
             }
@@ -130,7 +130,7 @@ enum OutfitWebPages {
         let user = try req.requireWebUser()
         let outfit = try await ownOutfit(req, user: user)
         let back = (try? req.content.get(String.self, at: "back")).flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil }
-        return try await req.formAction(redirectTo: back ?? "/outfits/\(outfit.id!.uuidString.lowercased())") {
+        return try await req.formAction(redirectTo: back ?? "/outfits/\(outfit.id!.idString)") {
             let raw = (try? req.content.get(String.self, at: "date")).flatMap { $0.isEmpty ? nil : $0 }
             let day = try WearLog.checkWornDay(raw, owner: user, now: req.atelier.clock.now())
             _ = try await WardrobeCalendar(db: req.db, services: req.atelier).markWorn(outfit, on: day)
@@ -141,7 +141,7 @@ enum OutfitWebPages {
     static func pin(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         let outfit = try await ownOutfit(req, user: user)
-        return try await req.formAction(redirectTo: "/outfits/\(outfit.id!.uuidString.lowercased())") {
+        return try await req.formAction(redirectTo: "/outfits/\(outfit.id!.idString)") {
             let pinned = try await OutfitService(db: req.db, services: req.atelier).setPinned(outfit, outfit.pinnedPosition == nil)
             return pinned.pinnedPosition == nil ? "Unpinned from your profile." : "Pinned to your profile."
         }
@@ -157,7 +157,7 @@ enum OutfitWebPages {
         for suggestion in suggestions {
             rows.append(SuggestionRow(
                 items: try await ClosetCard.cards(suggestion.items, req: req),
-                ids: suggestion.items.map { $0.id!.uuidString.lowercased() }.joined(separator: ","), reasons: suggestion.reasons))
+                ids: suggestion.items.map { $0.id!.idString }.joined(separator: ","), reasons: suggestion.reasons))
         }
         return try await req.renderPage("wardrobe/suggestions", SuggestionsPage(
             page: PageContext(req, title: "What to wear"), suggestions: rows, temperature: temperature.map { String(Int($0.rounded())) } ?? ""))
@@ -217,7 +217,7 @@ enum WardrobeCalendarPage {
                 return Day(
                     date: day, number: offset + 1, isToday: day == today.description,
                     entries: (found?.plans ?? []).compactMap { plan in
-                        cards[plan.outfitID.uuidString.lowercased()].map { Entry(outfit: $0, note: plan.note, worn: plan.wornAt != nil, date: day) }
+                        cards[plan.outfitID.idString].map { Entry(outfit: $0, note: plan.note, worn: plan.wornAt != nil, date: day) }
                     },
                     wornItems: Set(found?.wornItemIDs ?? []).count)
             }))

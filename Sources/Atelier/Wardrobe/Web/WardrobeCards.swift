@@ -22,7 +22,7 @@ struct ClosetCard: Encodable, Sendable {
         return items.map { item in
             let picture = (item.cutoutMediaID ?? item.photoMediaID).flatMap { media[$0] }
             return ClosetCard(
-                id: item.id!.uuidString.lowercased(), url: "/closet/items/\(item.id!.uuidString.lowercased())", type: item.type,
+                id: item.id!.idString, url: "/closet/items/\(item.id!.idString)", type: item.type,
                 colours: item.colours.map(\.label).joined(separator: ", "), status: item.cutoutStatus,
                 src: picture.flatMap { Self.transparentURL($0, service: service) },
                 image: WebImage(picture, alt: "\(item.colours.first?.label ?? "") \(item.type)", service: service, preferredWidth: 270),
@@ -52,7 +52,7 @@ struct OutfitCard: Encodable, Sendable {
         let service = MediaService(db: req.db, services: req.atelier)
         return outfits.map { outfit in
             OutfitCard(
-                id: outfit.id!.uuidString.lowercased(), url: "/outfits/\(outfit.id!.uuidString.lowercased())", name: outfit.name,
+                id: outfit.id!.idString, url: "/outfits/\(outfit.id!.idString)", name: outfit.name,
                 occasion: outfit.occasion, visibility: outfit.visibility, status: outfit.renderStatus,
                 image: WebImage(outfit.renderMediaID.flatMap { media[$0] }, alt: outfit.name, service: service, preferredWidth: 540),
                 pinned: outfit.pinnedPosition != nil)
