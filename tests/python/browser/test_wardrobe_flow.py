@@ -118,3 +118,29 @@ def test_closet_outfit_calendar_and_wears(browser, server, unique_email, viewpor
     page.open(item_url.replace(server.base_url, ""))
     assert page.visible("[data-wear-count]").text == "1"
     assert tomorrow in page.visible("#worn-dates").text
+
+    # The outfit on the mannequin (drawn by the server) shows on its page.
+    page.open("/outfits")
+    page.click_and_wait(page.visible("#outfit-list li a"))
+    outfit_path = page.driver.current_url.replace(server.base_url, "")
+    page.visible("#mannequin summary").click()
+    mannequin = page.visible("#mannequin img.mannequin")
+    page.wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth === 600", mannequin))
+
+    # A packing list from the outfit; one piece checked off.
+    page.open("/packing")
+    form = page.form("packing-form")
+    page.fill(form, name=f"Lisbon {suffix}")
+    form.find_element(By.CSS_SELECTOR, "input[name='outfitIds[]']").click()
+    page.click_and_wait(form.find_element(By.CSS_SELECTOR, "button[type='submit']"))
+    rows = page.driver.find_elements(By.CSS_SELECTOR, "#packing-list li[data-item]")
+    assert len(rows) == 3
+    page.click_and_wait(rows[0].find_element(By.CSS_SELECTOR, "button"))
+    assert page.visible("#packed-count").text == "1"
+
+    # The month's recap: an animated picture on its share page.
+    page.open(f"/calendar?month={tomorrow[:7]}")
+    page.click_and_wait(page.visible("#recap-submit"))
+    animation = page.visible("#recap-animation")
+    page.wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", animation))
+    assert outfit_path.startswith("/outfits/")

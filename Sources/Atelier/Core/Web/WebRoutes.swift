@@ -22,6 +22,7 @@ enum WebRoutes {
         ClosetWebPages.register(web)
         OutfitWebPages.register(web)
         RecapWebPages.register(web)
+        PackingWebPages.register(web)
         MagazineWebPages.register(web)
         MagazinePortalPages.register(web)
         LiveRoutes.register(web: web, publicBaseURL: app.atelier.config.publicBaseURL)

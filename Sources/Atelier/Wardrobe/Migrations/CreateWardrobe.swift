@@ -118,6 +118,23 @@ struct CreateWardrobe: AsyncMigration {
             .field("visibility", .string, .required)
             .field("created_at", .datetime, .required)
             .create()
+        try await database.schema(PackingList.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("owner_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
+            .field("name", .string, .required)
+            .field("from_day", .string)
+            .field("to_day", .string)
+            .field("outfit_ids", .string, .required)
+            .field("created_at", .datetime, .required)
+            .create()
+        try await database.schema(PackingEntry.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("list_id", .uuid, .required, .references(PackingList.schema, "id", onDelete: .cascade))
+            .field("closet_item_id", .uuid, .required, .references(ClosetItem.schema, "id", onDelete: .cascade))
+            .field("position", .int, .required)
+            .field("packed", .bool, .required)
+            .unique(on: "list_id", "closet_item_id")
+            .create()
 
         let sql = database as! any SQLDatabase
         for statement in [
@@ -135,7 +152,7 @@ struct CreateWardrobe: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        for schema in [Recap.schema, SizeProfile.schema, OutfitPlan.schema, OutfitPiece.schema, Outfit.schema, ClosetWear.schema, ClosetItem.schema] {
+        for schema in [PackingEntry.schema, PackingList.schema, Recap.schema, SizeProfile.schema, OutfitPlan.schema, OutfitPiece.schema, Outfit.schema, ClosetWear.schema, ClosetItem.schema] {
             try await database.schema(schema).delete()
         }
     }

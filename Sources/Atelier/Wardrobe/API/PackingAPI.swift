@@ -1,0 +1,70 @@
+import AtelierAPI
+import Fluent
+import Foundation
+import Vapor
+
+/// `/me/packing-lists…`: what to take on a trip, checked off as packed.
+extension APIHandler {
+    func listPackingLists(_ input: Operations.ListPackingLists.Input) async throws -> Operations.ListPackingLists.Output {
+        let (req, user) = try await socialCaller()
+        let service = PackingService(db: req.db, services: services)
+        var bodies: [Components.Schemas.PackingList] = []
+        for list in try await service.lists(of: user.requireID()) { bodies.append(try await packingBody(list, req)) }
+        return .ok(.init(body: .json(.init(items: bodies))))
+    }
+
+    func createPackingList(_ input: Operations.CreatePackingList.Input) async throws -> Operations.CreatePackingList.Output {
+        let (req, user) = try await socialCaller()
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
+        func ids(_ raw: [String]?, _ field: String) throws -> [UUID] {
+            try (raw ?? []).enumerated().map { index, value in
+                guard let id = UUID(uuidString: value) else { throw Problem.invalid("\(field)[\(index)]", "is not an id") }
+                return id
+            }
+        }
+        let list = try await PackingService(db: req.db, services: services).create(
+            ownerID: user.requireID(), name: body.name, from: body.from, to: body.to,
+            outfitIDs: try ids(body.outfitIds, "outfitIds"), itemIDs: try ids(body.closetItemIds, "closetItemIds"))
+        return .created(.init(body: .json(try await packingBody(list, req))))
+    }
+
+    func getPackingList(_ input: Operations.GetPackingList.Input) async throws -> Operations.GetPackingList.Output {
+        let (req, list) = try await ownPackingList(input.path.listId)
+        return .ok(.init(body: .json(try await packingBody(list, req))))
+    }
+
+    func deletePackingList(_ input: Operations.DeletePackingList.Input) async throws -> Operations.DeletePackingList.Output {
+        let (req, list) = try await ownPackingList(input.path.listId)
+        try await PackingService(db: req.db, services: services).delete(list)
+        return .noContent(.init())
+    }
+
+    func packItem(_ input: Operations.PackItem.Input) async throws -> Operations.PackItem.Output {
+        let (req, list) = try await ownPackingList(input.path.listId)
+        try await PackingService(db: req.db, services: services).setPacked(list, itemID: try CatalogParameters.id(input.path.itemId, "packing list item"), true)
+        return .ok(.init(body: .json(try await packingBody(list, req))))
+    }
+
+    func unpackItem(_ input: Operations.UnpackItem.Input) async throws -> Operations.UnpackItem.Output {
+        let (req, list) = try await ownPackingList(input.path.listId)
+        try await PackingService(db: req.db, services: services).setPacked(list, itemID: try CatalogParameters.id(input.path.itemId, "packing list item"), false)
+        return .ok(.init(body: .json(try await packingBody(list, req))))
+    }
+
+    private func ownPackingList(_ raw: String) async throws -> (Request, PackingList) {
+        let (req, user) = try await socialCaller()
+        let list = try await PackingService(db: req.db, services: services).own(try CatalogParameters.id(raw, "packing list"), of: user.requireID())
+        return (req, list)
+    }
+
+    private func packingBody(_ list: PackingList, _ req: Request) async throws -> Components.Schemas.PackingList {
+        let entries = try await PackingService(db: req.db, services: services).entries(of: list)
+        let ids = entries.map(\.closetItemID)
+        let items = ids.isEmpty ? [:] : Dictionary(uniqueKeysWithValues: try await ClosetItem.query(on: req.db).filter(\.$id ~~ ids).all().map { ($0.id!, $0) })
+        let present = entries.filter { items[$0.closetItemID] != nil }
+        let bodies = try await WardrobeMapping(db: req.db, services: services).items(present.compactMap { items[$0.closetItemID] })
+        return .init(
+            id: list.id!.idString, name: list.name, from: list.fromDay, to: list.toDay, outfitIds: list.outfitIDs.map(\.idString),
+            items: zip(present, bodies).map { .init(item: $1, packed: $0.packed) }, packedCount: present.filter(\.packed).count)
+    }
+}
