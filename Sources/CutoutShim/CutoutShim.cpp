@@ -90,7 +90,9 @@ bool explainedByBackdrop(cv::Vec3b pixel, cv::Vec3f backdrop, float noise) {
     float pl = p[0] + p[1] + p[2], bl = backdrop[0] + backdrop[1] + backdrop[2];
     if (pl < 1 || bl < 1) return false;
     float ratio = pl / bl;
-    if (ratio < 0.45f || ratio > 1.0f) return false;
+    // A soft shadow darkens the backdrop by at most about a third; anything darker is a garment
+    // (a mid-grey shirt on a white sheet has the backdrop's hue too).
+    if (ratio < 0.62f || ratio > 1.0f) return false;
     cv::Vec3f chroma = p / pl - backdrop / bl;
     return cv::norm(chroma) < 0.025f + noise / bl;
 }

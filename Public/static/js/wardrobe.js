@@ -47,9 +47,9 @@
   var nextZ = 1;
   // Where a tapped piece goes, by garment type (fractions of the canvas), as on the server.
   var slots = {
-    coat: [0.5, 0.33, 0.62], jacket: [0.5, 0.33, 0.62], top: [0.5, 0.3, 0.5], shirt: [0.5, 0.3, 0.5], 't-shirt': [0.5, 0.3, 0.5],
-    sweater: [0.5, 0.3, 0.5], pants: [0.5, 0.64, 0.42], jeans: [0.5, 0.64, 0.42], shorts: [0.5, 0.64, 0.42], skirt: [0.5, 0.64, 0.42],
-    dress: [0.5, 0.45, 0.55], shoes: [0.5, 0.9, 0.3], bag: [0.82, 0.58, 0.28], accessory: [0.18, 0.18, 0.22]
+    coat: [0.3, 0.34, 0.5], jacket: [0.3, 0.34, 0.5], top: [0.62, 0.28, 0.46], shirt: [0.62, 0.28, 0.46], 't-shirt': [0.62, 0.28, 0.46],
+    sweater: [0.62, 0.28, 0.46], pants: [0.56, 0.66, 0.36], jeans: [0.56, 0.66, 0.36], shorts: [0.56, 0.66, 0.36], skirt: [0.56, 0.66, 0.36],
+    dress: [0.55, 0.45, 0.5], shoes: [0.5, 0.91, 0.28], bag: [0.85, 0.62, 0.26], accessory: [0.15, 0.12, 0.2]
   };
 
   function draw(piece) {

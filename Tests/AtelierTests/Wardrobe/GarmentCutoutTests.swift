@@ -70,7 +70,7 @@ struct GarmentCutoutTests {
 
     @Test("the primary colour is named from the cut-out's pixels, not the backdrop")
     func colourNames() throws {
-        let cases: [((UInt8, UInt8, UInt8), ColourName)] = [((30, 45, 110), .navy), ((190, 40, 40), .red), ((60, 140, 70), .green)]
+        let cases: [((UInt8, UInt8, UInt8), ColourName)] = [((30, 45, 110), .navy), ((190, 40, 40), .red), ((60, 140, 70), .green), ((128, 128, 128), .grey)]
         for (rgb, expected) in cases {
             let (cutout, _) = try cutOut(GarmentPhoto(shape: .trousers, backdrop: .gradient, colour: rgb))
             #expect(cutout.colours.first == expected, "\(rgb): \(cutout.colours)")

@@ -130,10 +130,10 @@ struct GarmentPhoto {
 
     /// The 20 photos of the acceptance test: every shape on every backdrop, in several colours.
     static let suite: [GarmentPhoto] = {
-        let colours: [(UInt8, UInt8, UInt8)] = [(30, 45, 110), (190, 40, 40), (45, 45, 45), (60, 140, 70), (235, 200, 60), (120, 80, 160)]
+        let colours: [(UInt8, UInt8, UInt8)] = [(30, 45, 110), (190, 40, 40), (45, 45, 45), (60, 140, 70), (235, 200, 60), (120, 80, 160), (128, 128, 128)]
         return (0..<20).map { i in
             GarmentPhoto(
-                shape: Shape.allCases[i % 4], backdrop: Backdrop.allCases[(i / 4) % 3], colour: colours[(i * 5 + i / 4) % colours.count],
+                shape: Shape.allCases[i % 4], backdrop: Backdrop.allCases[(i / 4) % 3], colour: colours[i % colours.count],
                 width: i % 2 == 0 ? 640 : 480, height: i % 2 == 0 ? 480 : 640)
         }
     }()

@@ -40,8 +40,9 @@ struct SeedDemoCommand: AsyncCommand {
         let products = try await CatalogDemoSeed(app: app).run(owner: ana, others: sara, console: context.console)
         let drinks = try await CommerceDemoSeed(app: app).run(fashionOwner: ana)
         let issues = try await MagazineDemoSeed(app: app).run()
+        let closet = try await WardrobeDemoSeed(app: app).run(shopper: sara)
         context.console.success(
-            "Demo data ready (\(created) new accounts, \(products) new products, \(drinks) new wholesale drinks, \(issues) new magazine issues).")
+            "Demo data ready (\(created) new accounts, \(products) new products, \(drinks) new wholesale drinks, \(issues) new magazine issues, \(closet) closet items for \(sara.displayName)).")
         context.console.info("Sign in as \(Self.demoUsers[0].email) (store owner), \(Self.demoUsers[1].email) (admin) or \(Self.demoUsers[2].email); password \(Self.demoPassword).")
         context.console.info(
             "The drinks wholesaler (sign-in-to-browse, trade prices): \(CommerceDemoSeed.ownerEmail) (owner) and \(CommerceDemoSeed.barEmail) (an approved trade customer); same password.")

@@ -26,16 +26,17 @@ struct OutfitDraft: Sendable {
     static let rotationRange = -360.0...360.0
     static let zRange = 0...1000
 
-    /// Where a piece goes when the layout does not say: by the garment's slot.
-    static func defaultPlacement(_ slot: ClosetItem.Slot?) -> (x: Double, y: Double, scale: Double) {
+    /// Where a piece goes when the layout does not say: by the garment's slot, as a flat lay (an
+    /// outer layer beside and behind the top, so both show).
+    static func defaultPlacement(_ slot: ClosetItem.Slot?) -> (x: Double, y: Double, scale: Double, z: Int) {
         switch slot {
-        case .outer: (0.5, 0.33, 0.62)
-        case .top: (0.5, 0.3, 0.5)
-        case .bottom: (0.5, 0.64, 0.42)
-        case .dress: (0.5, 0.45, 0.55)
-        case .shoes: (0.5, 0.9, 0.3)
-        case .bag: (0.82, 0.58, 0.28)
-        case .accessory, nil: (0.18, 0.18, 0.22)
+        case .outer: (0.3, 0.34, 0.5, 0)
+        case .top: (0.62, 0.28, 0.46, 2)
+        case .bottom: (0.56, 0.66, 0.36, 1)
+        case .dress: (0.55, 0.45, 0.5, 2)
+        case .shoes: (0.5, 0.91, 0.28, 3)
+        case .bag: (0.85, 0.62, 0.26, 4)
+        case .accessory, nil: (0.15, 0.12, 0.2, 5)
         }
     }
 
@@ -80,7 +81,7 @@ struct OutfitDraft: Sendable {
                 }
                 let placement = Self.defaultPlacement(slot)
                 let x = input.x ?? placement.x, y = input.y ?? placement.y, scale = input.scale ?? placement.scale
-                let rotation = input.rotation ?? 0, z = input.z ?? index
+                let rotation = input.rotation ?? 0, z = input.z ?? placement.z
                 if !x.isFinite || !Self.xRange.contains(x) { errors.add("\(field).x", "must be between -0.5 and 1.5 (fractions of the canvas)") }
                 if !y.isFinite || !Self.xRange.contains(y) { errors.add("\(field).y", "must be between -0.5 and 1.5 (fractions of the canvas)") }
                 if !scale.isFinite || !Self.scaleRange.contains(scale) { errors.add("\(field).scale", "must be between 0.02 and 2") }
