@@ -46,12 +46,13 @@ struct AccountExport {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
         let social = try await SocialExport(db: db, services: services).collect(for: userID, encoder: encoder)
+        let wardrobe = try await WardrobeExport(db: db).collect(for: userID, encoder: encoder)
         let files: [(String, Data)] = [
             ("profile.json", try encoder.encode(profile)),
             ("sessions.json", try encoder.encode(sessions)),
             ("devices.json", try encoder.encode(devices)),
             ("linked-accounts.json", try encoder.encode(identities)),
-        ] + social.files
+        ] + social.files + wardrobe.files
 
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("atelier-export-\(UUID().uuidString).zip")
         let archive = try Archive(url: url, accessMode: .create)
@@ -63,7 +64,7 @@ struct AccountExport {
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         }
-        for photo in social.photos { try await addPhoto(photo, to: archive) }
+        for photo in social.photos + wardrobe.photos { try await addPhoto(photo, to: archive) }
         return url
     }
 
