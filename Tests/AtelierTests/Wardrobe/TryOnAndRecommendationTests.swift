@@ -106,4 +106,44 @@ struct TryOnAndRecommendationTests {
             #expect(hidden.items.isEmpty)
         }
     }
+
+    @Test("a size chart set by the store tells a shopper which size fits and why; a bad chart is a 422; others cannot set it")
+    func sizeAdvice() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let s = try await t.signUp()
+            let photo = try await t.uploadPhoto(token: f.ownerA.accessToken)
+            let created = try await t.createProduct(in: f.storeAID, token: f.ownerA.accessToken,
+                json: CatalogTestSupportJSON.product(category: f.tops, photo: photo))
+            let product = try created.content.decode(ProductBody.self).id
+            let chartPath = "/api/v1/stores/\(f.storeAID)/products/\(product)/size-chart"
+            let chart = #"{"rows":[{"size":"S","chest":{"min":82,"max":88},"waist":{"min":66,"max":72}},{"size":"M","chest":{"min":88,"max":94},"waist":{"min":72,"max":78}},{"size":"L","chest":{"min":94,"max":100},"waist":{"min":78,"max":84}}]}"#
+            let stranger = try await t.send(.PUT, chartPath, json: chart, token: s.accessToken).status
+            #expect(stranger == .forbidden || stranger == .notFound, "\(stranger)")
+            let bad = try await t.send(.PUT, chartPath, json: #"{"rows":[{"size":"S","chest":{"min":90,"max":80}},{"size":"S","waist":{"min":1e9,"max":2e9}}]}"#, token: f.ownerA.accessToken)
+            #expect(bad.status == .unprocessableEntity)
+            #expect(try await t.send(.PUT, chartPath, json: chart, token: f.ownerA.accessToken).status == .ok)
+
+            struct Advice: Decodable { var size: String?; var fits: Bool?; var reasons: [String] }
+            let none = try await t.send(.GET, "/api/v1/products/\(product)/size-advice", token: s.accessToken).content.decode(Advice.self)
+            #expect(none.size == nil && none.reasons.first?.contains("size profile") == true)
+            try await t.send(.PUT, "/api/v1/me/size-profile", json: #"{"chestCm":92,"waistCm":76}"#, token: s.accessToken)
+            let advice = try await t.send(.GET, "/api/v1/products/\(product)/size-advice", token: s.accessToken).content.decode(Advice.self)
+            #expect(advice.size == "M" && advice.fits == true)
+            #expect(advice.reasons == ["your chest 92 cm is within M's 88–94 cm", "your waist 76 cm is within M's 72–78 cm"])
+            try await t.send(.PUT, "/api/v1/me/size-profile", json: #"{"chestCm":101,"waistCm":83}"#, token: s.accessToken)
+            let closest = try await t.send(.GET, "/api/v1/products/\(product)/size-advice", token: s.accessToken).content.decode(Advice.self)
+            #expect(closest.size == "L" && closest.fits == false && closest.reasons.first == "your chest 101 cm is 1 cm over L's 94–100 cm")
+        }
+    }
+}
+
+enum CatalogTestSupportJSON {
+    static func product(category: Category, photo: String) -> String {
+        """
+        {"title":"Fitted shirt","categoryId":"\(category.id!.uuidString)","gender":"women","price":{"amount":49900,"currency":"SEK"},
+        "colors":["white"],"styles":["casual"],"variants":[{"size":"S","stock":2},{"size":"M","stock":2},{"size":"L","stock":2}],
+        "photoIds":["\(photo)"],"status":"active"}
+        """
+    }
 }

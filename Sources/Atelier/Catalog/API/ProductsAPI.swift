@@ -133,7 +133,7 @@ extension APIHandler {
     // MARK: Helpers
 
     /// The product of a store the caller manages; another store's product is a 404.
-    private func managedProduct(_ storeID: String, _ productID: String) async throws -> (Request, User, Product) {
+    func managedProduct(_ storeID: String, _ productID: String) async throws -> (Request, User, Product) {
         let req = try request()
         let user = try await req.requireCaller().user
         let store = try await StoreAccess(db: req.db).managedStore(storeID, by: user)

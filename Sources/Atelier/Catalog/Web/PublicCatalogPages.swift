@@ -79,6 +79,8 @@ enum PublicCatalogPages {
         var boards: [BoardWebPages.BoardOption]
         /// Sizes to put in the cart, and the reviews.
         var shop: ProductShopBox.Context
+        /// Which size fits the signed-in shopper, from the product's size chart and their profile.
+        var sizeAdvice: SizeAdvice.Note?
     }
 
     struct ProductDetail: Encodable {
@@ -153,7 +155,8 @@ enum PublicCatalogPages {
             liked: try await DiscoveryWebRoutes.likes(id, user: user, on: req.db),
             wishlisted: try await WishlistWebPage.contains(id, user: user, on: req.db),
             boards: try await BoardWebPages.options(for: user, req: req),
-            shop: try await ProductShopBox.context(for: view, user: user, on: req.db, services: req.atelier)))
+            shop: try await ProductShopBox.context(for: view, user: user, on: req.db, services: req.atelier),
+            sizeAdvice: try await SizeAdvice.note(productID: id, for: user, on: req.db)))
     }
 
     static func productCards(_ products: [Product], req: Request, media: MediaService) async throws -> [ProductCard] {

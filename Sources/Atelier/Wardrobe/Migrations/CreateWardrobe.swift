@@ -135,6 +135,13 @@ struct CreateWardrobe: AsyncMigration {
             .field("packed", .bool, .required)
             .unique(on: "list_id", "closet_item_id")
             .create()
+        try await database.schema(SizeChart.schema)
+            .field("id", .uuid, .identifier(auto: false))
+            .field("product_id", .uuid, .required, .references(Product.schema, "id", onDelete: .cascade))
+            .field("rows", .string, .required)
+            .field("updated_at", .datetime, .required)
+            .unique(on: "product_id")
+            .create()
 
         let sql = database as! any SQLDatabase
         for statement in [
@@ -152,7 +159,7 @@ struct CreateWardrobe: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        for schema in [PackingEntry.schema, PackingList.schema, Recap.schema, SizeProfile.schema, OutfitPlan.schema, OutfitPiece.schema, Outfit.schema, ClosetWear.schema, ClosetItem.schema] {
+        for schema in [SizeChart.schema, PackingEntry.schema, PackingList.schema, Recap.schema, SizeProfile.schema, OutfitPlan.schema, OutfitPiece.schema, Outfit.schema, ClosetWear.schema, ClosetItem.schema] {
             try await database.schema(schema).delete()
         }
     }
