@@ -30,6 +30,8 @@ enum FriendsWebPages {
         var postCount: Int
         var commonFriendCount: Int
         var isSelf: Bool
+        /// Up to 6 outfits pinned to the profile that the viewer may see.
+        var pinnedOutfits: [OutfitCard]
     }
 
     static func register(_ web: any RoutesBuilder) {
@@ -84,7 +86,9 @@ enum FriendsWebPages {
             page: PageContext(req, title: profile.person.user.displayName), back: "/people/\(profile.person.user.id!.uuidString.lowercased())",
             person: PersonCard(profile.person),
             about: profile.person.user.about, friendCount: profile.friendCount, postCount: profile.postCount,
-            commonFriendCount: profile.commonFriendCount, isSelf: profile.person.user.id == userID))
+            commonFriendCount: profile.commonFriendCount, isSelf: profile.person.user.id == userID,
+            pinnedOutfits: try await OutfitCard.cards(
+                try await OutfitService(db: req.db, services: req.atelier).pinned(of: profile.person.user.requireID(), viewer: userID), req: req)))
     }
 
     /// Runs an action on the person in the path and returns to the page the form came from.
