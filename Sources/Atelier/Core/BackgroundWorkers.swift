@@ -101,7 +101,17 @@ final class BackgroundWorkers: LifecycleHandler {
                 await services.wardrobeImages.wait(upTo: .seconds(30))
             }
         }
-        tasks.withLockedValue { $0 = [delivery, cleanup, counters, redraw, magazine, holds, backups, wardrobe] }
+        let reminders = Task {
+            while !Task.isCancelled {
+                do {
+                    try await OutfitReminders(db: db, services: services).sendDue()
+                } catch {
+                    logger.error("Sending outfit reminders failed: \(String(reflecting: error))")
+                }
+                try? await Task.sleep(for: .seconds(60))
+            }
+        }
+        tasks.withLockedValue { $0 = [delivery, cleanup, counters, redraw, magazine, holds, backups, wardrobe, reminders] }
     }
 
     func shutdownAsync(_ app: Application) async {

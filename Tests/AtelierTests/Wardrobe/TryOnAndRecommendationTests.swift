@@ -53,6 +53,9 @@ struct TryOnAndRecommendationTests {
             let bad = try await t.send(.PUT, "/api/v1/me/size-profile", json: #"{"heightCm":1e9,"chestCm":-3,"preferredSizes":{"cape":"M"},"styles":["goth"],"priceMin":{"amount":500,"currency":"SEK"},"priceMax":{"amount":100,"currency":"SEK"}}"#, token: s.accessToken)
             #expect(bad.status == .unprocessableEntity)
             #expect(Set(try bad.problem().fields) == ["heightCm", "chestCm", "preferredSizes", "styles", "priceMax.amount"])
+            // The fuzzer's find: the smallest Int64 once crashed the server (abs() traps on it).
+            let extreme = try await t.send(.PUT, "/api/v1/me/size-profile", json: #"{"priceMax":{"amount":-9223372036854775808,"currency":"SEK"}}"#, token: s.accessToken)
+            #expect(extreme.status == .unprocessableEntity)
             struct Profile: Decodable { var heightCm: Double?; var preferredSizes: [String: String] }
             let now = try await t.send(.GET, "/api/v1/me/size-profile", token: s.accessToken).content.decode(Profile.self)
             #expect(now.heightCm == 172 && now.preferredSizes == ["t-shirt": "M", "jeans": "29"])

@@ -13,6 +13,8 @@ final class InboxEntry: Model, @unchecked Sendable {
         case orderUpdated
         /// To store staff: a variant's availability fell to its low-stock threshold.
         case lowStock
+        /// To a person: the outfit they planned for today, at 07:00 in their time zone.
+        case outfitReminder
     }
 
     @ID(custom: "id", generatedBy: .user) var id: UUID?

@@ -30,7 +30,10 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
         func money(_ value: Components.Schemas.Money?, _ field: String) throws -> (amount: Int, currency: String)? {
             guard let value else { return nil }
-            guard abs(value.amount) <= Int64(ClosetItemDraft.maxPriceMinor) else { throw Problem.invalid("\(field).amount", "is too large") }
+            // Compared, not abs(): abs(Int64.min) traps.
+            guard value.amount <= Int64(ClosetItemDraft.maxPriceMinor), value.amount >= -Int64(ClosetItemDraft.maxPriceMinor) else {
+                throw Problem.invalid("\(field).amount", "is out of range")
+            }
             return (Int(value.amount), value.currency)
         }
         let saved = try await SizeProfileService(db: req.db, services: services).replace(for: user.requireID(), with: .init(

@@ -83,6 +83,7 @@ struct CreateWardrobe: AsyncMigration {
             .field("outfit_id", .uuid, .required, .references(Outfit.schema, "id", onDelete: .cascade))
             .field("note", .string, .required)
             .field("worn_at", .datetime)
+            .field("reminded_at", .datetime)
             .field("created_at", .datetime, .required)
             .unique(on: "owner_id", "day", "outfit_id")
             .create()
@@ -153,6 +154,7 @@ struct CreateWardrobe: AsyncMigration {
             "CREATE INDEX outfit_pieces_outfit ON outfit_pieces (outfit_id, position)",
             "CREATE INDEX outfit_pieces_item ON outfit_pieces (closet_item_id)",
             "CREATE INDEX outfit_plans_owner_day ON outfit_plans (owner_id, day)",
+            "CREATE INDEX outfit_plans_reminders ON outfit_plans (day) WHERE reminded_at IS NULL AND worn_at IS NULL",
         ] {
             try await sql.raw(SQLQueryString(statement)).run()
         }

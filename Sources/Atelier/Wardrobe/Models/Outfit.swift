@@ -64,6 +64,8 @@ final class OutfitPlan: Model, @unchecked Sendable {
     @Field(key: "outfit_id") var outfitID: UUID
     @Field(key: "note") var note: String
     @OptionalField(key: "worn_at") var wornAt: Date?
+    /// When the morning reminder for this plan went to the owner's inbox (once, at 07:00 local).
+    @OptionalField(key: "reminded_at") var remindedAt: Date?
     @Field(key: "created_at") var createdAt: Date
 
     init() {}
