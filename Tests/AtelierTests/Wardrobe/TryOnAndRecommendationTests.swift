@@ -123,6 +123,8 @@ struct TryOnAndRecommendationTests {
             let chart = #"{"rows":[{"size":"S","chest":{"min":82,"max":88},"waist":{"min":66,"max":72}},{"size":"M","chest":{"min":88,"max":94},"waist":{"min":72,"max":78}},{"size":"L","chest":{"min":94,"max":100},"waist":{"min":78,"max":84}}]}"#
             let stranger = try await t.send(.PUT, chartPath, json: chart, token: s.accessToken).status
             #expect(stranger == .forbidden || stranger == .notFound, "\(stranger)")
+            let otherStore = try await t.send(.PUT, chartPath, json: chart, token: f.ownerB.accessToken).status
+            #expect(otherStore == .forbidden || otherStore == .notFound, "another store's owner: \(otherStore)")
             let bad = try await t.send(.PUT, chartPath, json: #"{"rows":[{"size":"S","chest":{"min":90,"max":80}},{"size":"S","waist":{"min":1e9,"max":2e9}}]}"#, token: f.ownerA.accessToken)
             #expect(bad.status == .unprocessableEntity)
             #expect(try await t.send(.PUT, chartPath, json: chart, token: f.ownerA.accessToken).status == .ok)

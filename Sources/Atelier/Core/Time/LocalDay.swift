@@ -59,3 +59,19 @@ struct LocalDay: Sendable, Equatable, Comparable, CustomStringConvertible {
         return calendar
     }
 }
+
+extension LocalDay {
+    /// The calendar day `days` after this one (before, when negative).
+    func adding(days: Int) -> LocalDay {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = Self.utc
+        return LocalDay(calendar.date(byAdding: .day, value: days, to: start(in: Self.utc))!, in: Self.utc)
+    }
+
+    /// "YYYY-MM" → the month's first day and the first day of the next month; nil for anything else.
+    static func month(_ raw: String) -> (first: LocalDay, next: LocalDay)? {
+        guard raw.count == 7, let first = LocalDay(raw + "-01") else { return nil }
+        let next = first.month == 12 ? LocalDay(year: first.year + 1, month: 1, day: 1) : LocalDay(year: first.year, month: first.month + 1, day: 1)
+        return (first, next)
+    }
+}

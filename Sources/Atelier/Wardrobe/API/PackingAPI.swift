@@ -16,15 +16,12 @@ extension APIHandler {
     func createPackingList(_ input: Operations.CreatePackingList.Input) async throws -> Operations.CreatePackingList.Output {
         let (req, user) = try await socialCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
-        func ids(_ raw: [String]?, _ field: String) throws -> [UUID] {
-            try (raw ?? []).enumerated().map { index, value in
-                guard let id = UUID(uuidString: value) else { throw Problem.invalid("\(field)[\(index)]", "is not an id") }
-                return id
-            }
-        }
+        var errors = FieldErrors()
+        let outfitIDs = SearchParameters.ids(body.outfitIds, "outfitIds", into: &errors)
+        let itemIDs = SearchParameters.ids(body.closetItemIds, "closetItemIds", into: &errors)
+        try errors.throwIfAny()
         let list = try await PackingService(db: req.db, services: services).create(
-            ownerID: user.requireID(), name: body.name, from: body.from, to: body.to,
-            outfitIDs: try ids(body.outfitIds, "outfitIds"), itemIDs: try ids(body.closetItemIds, "closetItemIds"))
+            ownerID: user.requireID(), name: body.name, from: body.from, to: body.to, outfitIDs: outfitIDs, itemIDs: itemIDs)
         return .created(.init(body: .json(try await packingBody(list, req))))
     }
 

@@ -8,14 +8,11 @@ extension APIHandler {
     func tryOn(_ input: Operations.TryOn.Input) async throws -> Operations.TryOn.Output {
         let (req, user) = try await socialCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
-        func ids(_ raw: [String]?, _ field: String) throws -> [UUID] {
-            try (raw ?? []).enumerated().map { index, value in
-                guard let id = UUID(uuidString: value) else { throw Problem.invalid("\(field)[\(index)]", "is not an id") }
-                return id
-            }
-        }
-        let png = try await TryOn(db: req.db, services: services)
-            .render(ownerID: user.requireID(), closetItemIDs: try ids(body.closetItemIds, "closetItemIds"), productIDs: try ids(body.productIds, "productIds"))
+        var errors = FieldErrors()
+        let itemIDs = SearchParameters.ids(body.closetItemIds, "closetItemIds", into: &errors)
+        let productIDs = SearchParameters.ids(body.productIds, "productIds", into: &errors)
+        try errors.throwIfAny()
+        let png = try await TryOn(db: req.db, services: services).render(ownerID: user.requireID(), closetItemIDs: itemIDs, productIDs: productIDs)
         return .ok(.init(body: .png(HTTPBody(png))))
     }
 

@@ -43,7 +43,8 @@ struct ClosetRecommendations {
         let variants = Dictionary(grouping: try await ProductVariant.query(on: db).filter(\.$product.$id ~~ productIDs).all(), by: { $0.$product.id })
         let categoryIDs = Array(Set(nearby.map(\.categoryID)))
         let categories = Dictionary(uniqueKeysWithValues: try await Category.query(on: db).filter(\.$id ~~ categoryIDs).all().map { ($0.id!, $0.name) })
-        let brandNames = Dictionary(uniqueKeysWithValues: try await Brand.query(on: db).all().map { ($0.id!, $0.name) })
+        let brandIDs = Array(Set(nearby.compactMap(\.brandID)).intersection(profile?.brandIDs ?? []))
+        let brandNames = brandIDs.isEmpty ? [:] : Dictionary(uniqueKeysWithValues: try await Brand.query(on: db).filter(\.$id ~~ brandIDs).all().map { ($0.id!, $0.name) })
 
         let look = LookGap(closet: closet)
         var found: [Recommendation] = []

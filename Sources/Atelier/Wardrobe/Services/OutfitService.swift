@@ -103,9 +103,12 @@ struct OutfitService {
     /// A person's pinned outfits that `viewerID` may see, in pin order.
     func pinned(of ownerID: UUID, viewer viewerID: UUID) async throws -> [Outfit] {
         let outfits = try await Outfit.query(on: db).filter(\.$ownerID == ownerID).filter(\.$pinnedPosition != nil).sort(\.$pinnedPosition).all()
-        var visible: [Outfit] = []
-        for outfit in outfits where try await canSee(outfit, viewerID) { visible.append(outfit) }
-        return visible
+        guard ownerID != viewerID, !outfits.isEmpty else { return outfits }
+        // One look at the relationship for all of them, not two queries per outfit.
+        let graph = SocialGraph(db: db)
+        guard try await !graph.blockedEitherWay(ownerID, viewerID) else { return [] }
+        let friends = try await graph.areFriends(ownerID, viewerID)
+        return outfits.filter { $0.visibility == Outfit.Visibility.public.rawValue || (friends && $0.visibility == Outfit.Visibility.friends.rawValue) }
     }
 
     func list(of ownerID: UUID, page: PageRequest) async throws -> Page<Outfit> {

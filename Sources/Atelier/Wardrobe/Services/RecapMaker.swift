@@ -105,8 +105,7 @@ struct RecapMaker {
     static func period(month: String?, year: Int?) throws -> (String, LocalDay, LocalDay) {
         switch (month, year) {
         case (let month?, nil):
-            guard month.count == 7, let first = LocalDay(month + "-01") else { throw Problem.invalid("month", "is not a month (YYYY-MM)") }
-            let next = first.month == 12 ? LocalDay(year: first.year + 1, month: 1, day: 1) : LocalDay(year: first.year, month: first.month + 1, day: 1)
+            guard let (first, next) = LocalDay.month(month) else { throw Problem.invalid("month", "is not a month (YYYY-MM)") }
             return (month, first, next.adding(days: -1))
         case (nil, let year?):
             guard (1970...9999).contains(year) else { throw Problem.invalid("year", "is not a year") }

@@ -30,20 +30,9 @@ struct WardrobeCalendar {
         let ownerID = outfit.ownerID
         let now = self.now
         let plan = try await services.writeTransaction(on: db) { tx -> OutfitPlan in
-            if let existing = try await OutfitPlan.query(on: tx).filter(\.$ownerID == ownerID).filter(\.$day == day.description)
-                .filter(\.$outfitID == outfitID).first() {
-                existing.note = note
-                try await existing.save(on: tx)
-                return existing
-            }
-            let plan = OutfitPlan()
-            plan.id = .v7(at: now)
-            plan.ownerID = ownerID
-            plan.day = day.description
-            plan.outfitID = outfitID
+            let plan = try await Self.plan(of: ownerID, outfitID, on: day, tx: tx, now: now)
             plan.note = note
-            plan.createdAt = now
-            try await plan.create(on: tx)
+            try await plan.save(on: tx)
             return plan
         }
         return Planned(plan: plan, warning: try await repeatWarning(outfitID, before: day))
@@ -57,22 +46,28 @@ struct WardrobeCalendar {
         let now = self.now
         let itemIDs = try await OutfitPieces(db: db).pieces(of: outfitID).compactMap(\.closetItemID)
         return try await services.writeTransaction(on: db) { tx -> OutfitPlan in
-            let plan = try await OutfitPlan.query(on: tx).filter(\.$ownerID == ownerID).filter(\.$day == day.description)
-                .filter(\.$outfitID == outfitID).first() ?? {
-                    let plan = OutfitPlan()
-                    plan.id = .v7(at: now)
-                    plan.ownerID = ownerID
-                    plan.day = day.description
-                    plan.outfitID = outfitID
-                    plan.note = ""
-                    plan.createdAt = now
-                    return plan
-                }()
+            let plan = try await Self.plan(of: ownerID, outfitID, on: day, tx: tx, now: now)
             plan.wornAt = plan.wornAt ?? now
             try await plan.save(on: tx)
             try await WearLog.log(itemIDs, on: day, outfitID: outfitID, ownerID: ownerID, now: now, tx: tx)
             return plan
         }
+    }
+
+    /// The owner's entry for the outfit on that day, or a new, unsaved one.
+    private static func plan(of ownerID: UUID, _ outfitID: UUID, on day: LocalDay, tx: any Database, now: Date) async throws -> OutfitPlan {
+        if let existing = try await OutfitPlan.query(on: tx).filter(\.$ownerID == ownerID).filter(\.$day == day.description)
+            .filter(\.$outfitID == outfitID).first() {
+            return existing
+        }
+        let plan = OutfitPlan()
+        plan.id = .v7(at: now)
+        plan.ownerID = ownerID
+        plan.day = day.description
+        plan.outfitID = outfitID
+        plan.note = ""
+        plan.createdAt = now
+        return plan
     }
 
     func ownPlan(_ id: UUID, of ownerID: UUID) async throws -> OutfitPlan {
@@ -86,11 +81,7 @@ struct WardrobeCalendar {
 
     /// "YYYY-MM" → every day of that month with its plans and worn items (days with neither are left out).
     func month(_ raw: String, ownerID: UUID) async throws -> (first: LocalDay, days: [Day]) {
-        let parts = raw.split(separator: "-")
-        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
-            let first = LocalDay(String(format: "%04d-%02d-01", year, month))
-        else { throw Problem.invalid("month", "is not a month (YYYY-MM)") }
-        let next = month == 12 ? LocalDay(year: year + 1, month: 1, day: 1) : LocalDay(year: year, month: month + 1, day: 1)
+        guard let (first, next) = LocalDay.month(raw) else { throw Problem.invalid("month", "is not a month (YYYY-MM)") }
         let plans = try await OutfitPlan.query(on: db).filter(\.$ownerID == ownerID).filter(\.$day >= first.description)
             .filter(\.$day < next.description).sort(\.$day).sort(\.$id).all()
         let wears = try await ClosetWear.query(on: db).filter(\.$ownerID == ownerID).filter(\.$wornOn >= first.description)

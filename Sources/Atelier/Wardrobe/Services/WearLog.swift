@@ -72,11 +72,3 @@ struct WearLog {
         try await ClosetWear.query(on: db).filter(\.$itemID == itemID).sort(\.$wornOn, .descending).limit(limit).all().map(\.wornOn)
     }
 }
-
-extension LocalDay {
-    func adding(days: Int) -> LocalDay {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = Self.utc
-        return LocalDay(calendar.date(byAdding: .day, value: days, to: start(in: Self.utc))!, in: Self.utc)
-    }
-}
