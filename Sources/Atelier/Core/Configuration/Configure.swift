@@ -95,5 +95,6 @@ enum Migrations {
         app.migrations.add(CoverSearchIndex())
         app.migrations.add(CreateProductSearchKeys())
         app.migrations.add(CreateWardrobe())
+        app.migrations.add(AddPreferenceDefaults())
     }
 }

@@ -14,7 +14,8 @@ extension APIHandler {
     func getDiscoverFeed(_ input: Operations.GetDiscoverFeed.Input) async throws -> Operations.GetDiscoverFeed.Output {
         let q = input.query
         let overrides = FeedFilters.Overrides(
-            gender: q.gender, radiusKm: q.radiusKm, lat: q.lat, lng: q.lng, city: q.city, uploadedWithin: q.uploadedWithin)
+            gender: q.gender, radiusKm: q.radiusKm, lat: q.lat, lng: q.lng, city: q.city, uploadedWithin: q.uploadedWithin,
+            preferences: q.preferences)
         return .ok(.init(body: .json(try await feedBody(.discover, overrides, asOf: q.asOf, cursor: q.cursor, limit: q.limit))))
     }
 
@@ -23,11 +24,14 @@ extension APIHandler {
     {
         let req = try request()
         let user = try await req.requireCaller().user
-        let filters = try FeedFilters.resolve(for: user, overriding: overrides)
+        let filters = try await FeedFilters.resolve(kind, for: user, overriding: overrides, db: req.db)
         let page = try await FeedService(db: req.db, services: services)
             .page(kind, for: user, filters: filters, asOf: asOf, cursor: cursor, limit: limit)
         var origin: Components.Schemas.ProductCard.Origin?
         if case .radius(let lat, let lng, _) = filters.place { origin = .init(lat: lat, lng: lng) }
-        return .init(items: productCards(views: page.items, req, from: origin), nextCursor: page.nextCursor, asOf: page.asOf)
+        let applied = filters.shopping?.filters ?? []
+        return .init(
+            items: productCards(views: page.items, req, from: origin), nextCursor: page.nextCursor, asOf: page.asOf,
+            appliedPreferences: applied.isEmpty ? nil : applied.compactMap { .init(rawValue: $0.rawValue) })
     }
 }

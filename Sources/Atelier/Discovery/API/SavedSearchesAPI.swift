@@ -47,7 +47,7 @@ extension ProductSearchQuery {
             brandIDs: SearchParameters.ids(filters.brandIds, "filters.brandIds", into: &errors),
             colors: filters.colors ?? [], sizes: filters.sizes ?? [], genders: filters.genders ?? [],
             priceMin: filters.priceMin.map(Int.init), priceMax: filters.priceMax.map(Int.init), onSale: filters.onSale ?? false,
-            near: filters.near.map { .init(lat: $0.lat, lng: $0.lng, radiusKm: $0.radiusKm) })
+            near: filters.near.map { .init(lat: $0.lat, lng: $0.lng, radiusKm: $0.radiusKm) }, styles: filters.styles)
         try errors.throwIfAny()
     }
 }
@@ -58,7 +58,7 @@ extension Components.Schemas.SearchFilters {
         self.init(
             q: query.text, categoryIds: list(query.categoryIDs, \.uuidString), storeIds: list(query.storeIDs, \.uuidString),
             brandIds: list(query.brandIDs, \.uuidString), colors: list(query.colors, { $0 }), sizes: list(query.sizes, { $0 }),
-            genders: list(query.genders, { $0 }), priceMin: query.priceMin.map(Int64.init), priceMax: query.priceMax.map(Int64.init),
+            genders: list(query.genders, { $0 }), styles: list(query.styles ?? [], { $0 }), priceMin: query.priceMin.map(Int64.init), priceMax: query.priceMax.map(Int64.init),
             onSale: query.onSale ? true : nil,
             near: query.near.map { .init(lat: $0.lat, lng: $0.lng, radiusKm: $0.radiusKm) })
     }

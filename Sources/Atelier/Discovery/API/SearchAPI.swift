@@ -15,9 +15,12 @@ extension APIHandler {
             brandIDs: SearchParameters.ids(q.brandId, "brandId", into: &errors),
             colors: q.color ?? [], sizes: q.size ?? [], genders: q.gender ?? [],
             priceMin: q.priceMin.map(Int.init), priceMax: q.priceMax.map(Int.init), onSale: q.onSale ?? false,
-            sort: q.sort.flatMap { ProductSearchQuery.Sort(rawValue: $0.rawValue) })
+            sort: q.sort.flatMap { ProductSearchQuery.Sort(rawValue: $0.rawValue) }, styles: q.style)
         query.near = SearchParameters.near(lat: q.lat, lng: q.lng, radiusKm: q.radiusKm, into: &errors)
         try errors.throwIfAny()
+        let caller = try await req.optionalCaller()
+        let preferences = try await ShoppingPreferences.applying(for: caller?.user.id, requested: q.preferences, db: req.db)
+        let applied = preferences?.fill(&query) ?? []
         let search = ProductSearch(db: req.db, cache: services.searchCache, now: services.clock.now())
         let results = try await search.run(query, cursor: q.cursor, limit: q.limit)
         func counts(_ facets: [ProductSearch.Facet]) -> [Components.Schemas.FacetCount] {
@@ -28,7 +31,8 @@ extension APIHandler {
             sort: .init(rawValue: results.sort.rawValue)!,
             facets: .init(
                 categories: counts(results.facets.categories), brands: counts(results.facets.brands),
-                stores: counts(results.facets.stores), colors: counts(results.facets.colors))))))
+                stores: counts(results.facets.stores), colors: counts(results.facets.colors)),
+            appliedPreferences: applied.isEmpty ? nil : applied.compactMap { .init(rawValue: $0.rawValue) }))))
     }
 
     func suggestSearch(_ input: Operations.SuggestSearch.Input) async throws -> Operations.SuggestSearch.Output {

@@ -11,6 +11,7 @@ extension ProductSearchQuery {
         items += colors.map { .init(name: "color", value: $0) }
         items += sizes.map { .init(name: "size", value: $0) }
         items += genders.map { .init(name: "gender", value: $0) }
+        items += (styles ?? []).map { .init(name: "style", value: $0) }
         if let priceMin { items.append(.init(name: "priceMin", value: String(priceMin))) }
         if let priceMax { items.append(.init(name: "priceMax", value: String(priceMax))) }
         if onSale { items.append(.init(name: "onSale", value: "true")) }

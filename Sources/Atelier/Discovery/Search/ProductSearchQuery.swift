@@ -38,6 +38,12 @@ struct ProductSearchQuery: Codable, Sendable, Equatable {
     var onSale = false
     var near: Near?
     var sort: Sort?
+    /// Catalog styles (casual, formal, …). Optional so that saved searches stored before styles
+    /// were a filter still decode; empty lists are normalised to nil.
+    var styles: [String]?
+    /// The currency `priceMin` and `priceMax` are in; products priced in another currency are not
+    /// held to them. Nil (every search a person types) compares every product's price.
+    var priceCurrency: String?
 
     /// The words of the text, case and accents folded, for prefix matching ("blu shi" finds
     /// "Blue Shirt"). Anything that is not a letter or digit separates words.
@@ -66,16 +72,21 @@ struct ProductSearchQuery: Codable, Sendable, Equatable {
         query.colors = Self.unique(colors.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         query.genders = Self.unique(genders.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         query.sizes = Self.unique(sizes.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        let styles = Self.unique((styles ?? []).map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        query.styles = styles.isEmpty ? nil : styles
         query.categoryIDs = Self.unique(categoryIDs)
         query.storeIDs = Self.unique(storeIDs)
         query.brandIDs = Self.unique(brandIDs)
         for (field, count) in [("categoryId", query.categoryIDs.count), ("storeId", query.storeIDs.count), ("brandId", query.brandIDs.count),
-                               ("color", query.colors.count), ("size", query.sizes.count), ("gender", query.genders.count)]
+                               ("color", query.colors.count), ("size", query.sizes.count), ("gender", query.genders.count), ("style", styles.count)]
         where count > Self.maxValuesPerFilter {
             errors.add(field, "takes at most \(Self.maxValuesPerFilter) values")
         }
         if let bad = query.colors.first(where: { !CatalogVocabulary.colors.contains($0) }) {
             errors.add("color", "\(bad) is not one of \(CatalogVocabulary.colors.joined(separator: ", "))")
+        }
+        if let bad = styles.first(where: { !CatalogVocabulary.styles.contains($0) }) {
+            errors.add("style", "\(bad.prefix(20)) is not one of \(CatalogVocabulary.styles.joined(separator: ", "))")
         }
         if let bad = query.genders.first(where: { !CatalogVocabulary.genders.contains($0) }) {
             errors.add("gender", "\(bad) is not one of women, men, unisex")

@@ -79,6 +79,14 @@ struct SearchConditions {
             sql += " AND p.category_id IN (SELECT c.id FROM \(ident: Category.schema) c WHERE \(ranges.joined(separator: " OR ")))"
         }
         if !q.storeIDs.isEmpty { sql += " AND p.store_id IN (\(binds: q.storeIDs))" }
+        return sql + attributeFilters(q)
+    }
+
+    /// The filters on a product's own attributes (brand, colour, style, size in stock, gender, price,
+    /// sale), each as " AND …"; empty when the query has none. The discover feed adds them for a
+    /// person's shopping preferences (ShoppingPreferences).
+    func attributeFilters(_ q: ProductSearchQuery) -> SQLQueryString {
+        var sql: SQLQueryString = ""
         if !q.brandIDs.isEmpty { sql += " AND p.brand_id IN (\(binds: q.brandIDs))" }
         if !q.colors.isEmpty {
             let tests = q.colors.map { color -> SQLQueryString in "(',' || p.colors || ',') LIKE \(bind: "%,\(color),%")" }
@@ -90,8 +98,22 @@ struct SearchConditions {
                 """
         }
         if !q.genders.isEmpty { sql += " AND p.gender IN (\(binds: q.productGenders))" }
-        if let min = q.priceMin { sql += " AND p.price_minor >= \(bind: min)" }
-        if let max = q.priceMax { sql += " AND p.price_minor <= \(bind: max)" }
+        // Styles and currency are read from products by id: on SQLite `p` may be a search-keys row,
+        // which carries only the columns every search filters on.
+        if let styles = q.styles, !styles.isEmpty {
+            let tests = styles.map { style -> SQLQueryString in "(',' || sp.styles || ',') LIKE \(bind: "%,\(style),%")" }
+            sql += " AND EXISTS (SELECT 1 FROM \(ident: Product.schema) sp WHERE sp.id = p.id AND (\(tests.joined(separator: " OR "))))"
+        }
+        var price: [SQLQueryString] = []
+        if let min = q.priceMin { price.append("p.price_minor >= \(bind: min)") }
+        if let max = q.priceMax { price.append("p.price_minor <= \(bind: max)") }
+        if !price.isEmpty {
+            if let currency = q.priceCurrency {
+                sql += " AND ((\(price.joined(separator: " AND "))) OR EXISTS (SELECT 1 FROM \(ident: Product.schema) cp WHERE cp.id = p.id AND cp.currency <> \(bind: currency)))"
+            } else {
+                sql += " AND \(price.joined(separator: " AND "))"
+            }
+        }
         if q.onSale { sql += " AND p.original_price_minor IS NOT NULL AND p.original_price_minor > p.price_minor" }
         return sql
     }

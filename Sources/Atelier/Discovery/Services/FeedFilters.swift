@@ -1,7 +1,9 @@
+import Fluent
 import Foundation
 
 /// What a feed shows (discovery.md): the user's saved preferences, each of which a request may
-/// override (to shop for someone else).
+/// override (to shop for someone else). The discover feed may also hold to the person's shopping
+/// preferences (wardrobe.md).
 struct FeedFilters: Sendable, Equatable {
     enum Place: Sendable, Equatable {
         case radius(lat: Double, lng: Double, km: Int)
@@ -14,6 +16,8 @@ struct FeedFilters: Sendable, Equatable {
     var gender: String?
     var place: Place?
     var uploadedWithin: UploadedWithin = .any
+    /// Brands, colours, styles, sizes and price range from the size profile (discover feed only).
+    var shopping: ShoppingPreferences?
 
     /// A request's overrides, as given in the query string.
     struct Overrides: Sendable {
@@ -23,11 +27,21 @@ struct FeedFilters: Sendable, Equatable {
         var lng: Double?
         var city: String?
         var uploadedWithin: String?
+        /// Hold the discover feed to the shopping preferences; nil: as the profile says.
+        var preferences: Bool?
     }
 
-    /// The user's saved filters with the request's overrides applied; bad overrides are a 422
-    /// naming each one.
-    static func resolve(for user: User, overriding o: Overrides) throws -> FeedFilters {
+    /// The user's saved filters with the request's overrides applied, and for the discover feed the
+    /// shopping preferences when they apply; bad overrides are a 422 naming each one.
+    static func resolve(_ kind: FeedService.Kind, for user: User, overriding o: Overrides, db: any Database) async throws -> FeedFilters {
+        var filters = try resolve(for: user, overriding: o)
+        if kind == .discover {
+            filters.shopping = try await ShoppingPreferences.applying(for: user.requireID(), requested: o.preferences, db: db)
+        }
+        return filters
+    }
+
+    private static func resolve(for user: User, overriding o: Overrides) throws -> FeedFilters {
         var errors = FieldErrors()
         var filters = FeedFilters()
         let gender = o.gender ?? user.genderPreference

@@ -15,6 +15,8 @@ struct FeedQuery {
     var nearbyStores: [UUID]?
     var genders: [String]?
     var uploadedSince: Date?
+    /// The shopping preferences the discover feed holds to, as a product query's attribute filters.
+    var shopping: ProductSearchQuery?
     var cursor: FeedCursor?
     var limit: Int
 
@@ -70,6 +72,7 @@ struct FeedQuery {
             query.appendInterpolation(unsafeRaw: "\nAND p.created_at >= ")
             query.appendInterpolation(bind: since)
         }
+        if let shopping { query += conditions.attributeFilters(shopping) }
         if let cursor {
             query.appendInterpolation(unsafeRaw: "\nAND (p.feed_sort_key < ")
             query.appendInterpolation(bind: cursor.sortKey)

@@ -44,7 +44,7 @@ struct FeedService {
             kind: kind, dialect: (db as! any SQLDatabase).dialect.name, asOf: asOf, followedStores: storeIDs, followedBrands: brandIDs,
             savedSearches: savedSearches, nearbyStores: nearby, genders: filters.productGenders,
             uploadedSince: filters.uploadedSince(now: now, timeZone: TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!),
-            cursor: cursor, limit: page.limit
+            shopping: filters.shopping?.query, cursor: cursor, limit: page.limit
         ).statement
         let rows = try await (db as! any SQLDatabase).raw(query).all()
         let keys = try rows.map { (id: try $0.decode(column: "id", as: UUID.self), key: try $0.decode(column: "feed_sort_key", as: Double.self)) }

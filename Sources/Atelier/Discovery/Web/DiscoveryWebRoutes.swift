@@ -24,6 +24,10 @@ enum DiscoveryWebRoutes {
         var products: [PublicCatalogPages.ProductCard]
         var nextCursor: String?
         var filtersNote: String
+        /// Discover only: whether the shopping preferences hold, and the explicit choice to carry
+        /// to the next page ("true", "false" or nil).
+        var shoppingPreferences: Bool
+        var preferencesChoice: String?
     }
 
     struct LookbookPage: WebPageContext {
@@ -39,14 +43,17 @@ enum DiscoveryWebRoutes {
     static func feedPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
         let tab = req.query[String.self, at: "tab"] == "discover" ? "discover" : "following"
-        let filters = try FeedFilters.resolve(for: user, overriding: .init())
+        let kind: FeedService.Kind = tab == "discover" ? .discover : .following
+        let preferences = req.query[String.self, at: "preferences"].map { $0 == "true" || $0 == "on" }
+        let filters = try await FeedFilters.resolve(kind, for: user, overriding: .init(preferences: preferences), db: req.db)
         let page = try await FeedService(db: req.db, services: req.atelier).page(
-            tab == "discover" ? .discover : .following, for: user, filters: filters, asOf: nil,
+            kind, for: user, filters: filters, asOf: nil,
             cursor: req.query[String.self, at: "cursor"], limit: 24)
         let cards = PublicCatalogPages.productCards(views: page.items, media: MediaService(db: req.db, services: req.atelier))
         return try await req.renderPage("discovery/feed", FeedPage(
             page: PageContext(req, title: tab == "discover" ? "Discover" : "Following"), tab: tab, products: cards,
-            nextCursor: page.nextCursor, filtersNote: describe(filters)))
+            nextCursor: page.nextCursor, filtersNote: describe(filters), shoppingPreferences: filters.shopping != nil,
+            preferencesChoice: preferences.map { $0 ? "true" : "false" }))
     }
 
     static func lookbookPage(_ req: Request) async throws -> View {
@@ -102,6 +109,7 @@ enum DiscoveryWebRoutes {
         case nil: parts.append("everywhere")
         }
         if filters.uploadedWithin != .any { parts.append("uploaded \(filters.uploadedWithin == .today ? "today" : "this \(filters.uploadedWithin.rawValue)")") }
+        if let held = filters.shopping?.filters, !held.isEmpty { parts.append("in your " + ShoppingPreferences.describe(held)) }
         return "Showing pieces " + parts.joined(separator: ", ") + "."
     }
 }

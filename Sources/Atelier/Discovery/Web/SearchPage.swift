@@ -47,6 +47,12 @@ enum SearchPage {
         var searched: Bool
         /// The search as the "Save search" form sends it.
         var saveQuery: String
+        /// The shopping preferences that filled open filters, in words ("colours and sizes"), and
+        /// the explicit choice the form and "More" carry ("true", "false" or nil).
+        var preferencesNote: String?
+        var preferencesChoice: String?
+        /// This search with the preferences turned the other way (signed-in people only).
+        var preferencesToggleURL: String?
     }
 
     static let sortLabels: [(ProductSearchQuery.Sort, String)] = [
@@ -56,9 +62,14 @@ enum SearchPage {
     ]
 
     static func render(_ req: Request) async throws -> View {
+        // The filters show what the person picked; the search also holds to their preferences.
         let query = try parse(req)
+        let user = req.webSessionUser
+        let choice = user == nil ? nil : req.query[String.self, at: "preferences"].map { $0 == "true" || $0 == "on" }
+        var held = query
+        let filled = try await ShoppingPreferences.applying(for: user?.id, requested: choice, db: req.db)?.fill(&held) ?? []
         let search = ProductSearch(db: req.db, cache: req.atelier.searchCache, now: req.atelier.clock.now())
-        let results = try await search.run(query, cursor: req.query[String.self, at: "cursor"], limit: 24)
+        let results = try await search.run(held, cursor: req.query[String.self, at: "cursor"], limit: 24)
         let cards = PublicCatalogPages.productCards(views: results.items, media: MediaService(db: req.db, services: req.atelier))
         func options(_ facets: [ProductSearch.Facet], selected: [String]) -> [Option] {
             var list = facets.map { Option(value: $0.value.lowercased(), label: $0.label, count: $0.count, checked: selected.contains($0.value.lowercased())) }
@@ -80,10 +91,9 @@ enum SearchPage {
         var more: String?
         if let cursor = results.nextCursor {
             var items = query.urlQueryItems
+            if let choice { items.append(.init(name: "preferences", value: String(choice))) }
             items.append(.init(name: "cursor", value: cursor))
-            var components = URLComponents()
-            components.queryItems = items
-            more = "/search?" + (components.percentEncodedQuery ?? "")
+            more = url(items)
         }
         let title = query.text.map { "“\($0)”" } ?? "Search"
         return try await req.renderPage("discovery/search", Context(
@@ -91,7 +101,15 @@ enum SearchPage {
             sorts: sortLabels.map { Option(value: $0.0.rawValue, label: $0.1, count: nil, checked: $0.0 == results.sort) },
             groups: groups, priceMin: query.priceMin.map { String($0 / 100) } ?? "", priceMax: query.priceMax.map { String($0 / 100) } ?? "",
             onSale: query.onSale, total: results.total, products: cards, moreURL: more, searched: !query.urlQueryItems.isEmpty,
-            saveQuery: query.urlQuery))
+            saveQuery: query.urlQuery, preferencesNote: filled.isEmpty ? nil : ShoppingPreferences.describe(filled),
+            preferencesChoice: choice.map { String($0) },
+            preferencesToggleURL: user == nil ? nil : url(query.urlQueryItems + [.init(name: "preferences", value: String(filled.isEmpty))])))
+    }
+
+    static func url(_ items: [URLQueryItem]) -> String {
+        var components = URLComponents()
+        components.queryItems = items
+        return "/search?" + (components.percentEncodedQuery ?? "")
     }
 
     /// `POST /search/save`: saves the search in the form's `query` under `name`.
@@ -123,7 +141,8 @@ enum SearchPage {
             text: first("q"), categoryIDs: all("categoryId").compactMap(UUID.init(uuidString:)),
             storeIDs: all("storeId").compactMap(UUID.init(uuidString:)), brandIDs: all("brandId").compactMap(UUID.init(uuidString:)),
             colors: all("color"), sizes: all("size"), genders: all("gender"), priceMin: price("priceMin"), priceMax: price("priceMax"),
-            onSale: first("onSale") == "true" || first("onSale") == "on", sort: first("sort").flatMap(ProductSearchQuery.Sort.init(rawValue:)))
+            onSale: first("onSale") == "true" || first("onSale") == "on", sort: first("sort").flatMap(ProductSearchQuery.Sort.init(rawValue:)),
+            styles: all("style"))
         if let lat = first("lat").flatMap(Double.init), let lng = first("lng").flatMap(Double.init) {
             query.near = .init(lat: lat, lng: lng, radiusKm: first("radiusKm").flatMap(Double.init) ?? SearchParameters.defaultRadiusKm)
         }

@@ -41,7 +41,8 @@ extension APIHandler {
                 guard let id = UUID(uuidString: raw) else { throw Problem.invalid("brandIds", "'\(raw.prefix(40))' is not an id") }
                 return id
             },
-            priceMin: try money(body.priceMin, "priceMin"), priceMax: try money(body.priceMax, "priceMax")))
+            priceMin: try money(body.priceMin, "priceMin"), priceMax: try money(body.priceMax, "priceMax"),
+            defaultToPreferences: body.defaultToPreferences ?? false))
         return .ok(.init(body: .json(Self.sizeProfileBody(saved))))
     }
 
@@ -67,6 +68,7 @@ extension APIHandler {
             preferredSizes: .init(additionalProperties: profile.preferredSizes), styles: profile.styles, colours: profile.colours.map(\.rawValue),
             brandIds: profile.brandIDs.map { $0.idString },
             priceMin: profile.priceMinMinor.flatMap { amount in profile.currency.map { CommerceMapping.money(amount, $0) } },
-            priceMax: profile.priceMaxMinor.flatMap { amount in profile.currency.map { CommerceMapping.money(amount, $0) } })
+            priceMax: profile.priceMaxMinor.flatMap { amount in profile.currency.map { CommerceMapping.money(amount, $0) } },
+            defaultToPreferences: profile.defaultToPreferences)
     }
 }

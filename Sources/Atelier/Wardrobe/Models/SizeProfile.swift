@@ -23,6 +23,9 @@ final class SizeProfile: Model, @unchecked Sendable {
     @OptionalField(key: "price_min_minor") var priceMinMinor: Int?
     @OptionalField(key: "price_max_minor") var priceMaxMinor: Int?
     @OptionalField(key: "currency") var currency: String?
+    /// The discover feed and search default to the preferences (ShoppingPreferences) unless a
+    /// request says otherwise.
+    @Field(key: "default_to_preferences") var defaultToPreferences: Bool
     @Field(key: "updated_at") var updatedAt: Date
 
     init() {}

@@ -15,6 +15,7 @@ struct SizeProfileService {
         var brandIDs: [UUID]
         var priceMin: (amount: Int, currency: String)?
         var priceMax: (amount: Int, currency: String)?
+        var defaultToPreferences = false
     }
 
     static let ranges: [(String, ClosedRange<Double>)] = [
@@ -75,6 +76,7 @@ struct SizeProfileService {
         profile.priceMinMinor = input.priceMin?.amount
         profile.priceMaxMinor = input.priceMax?.amount
         profile.currency = input.priceMin?.currency ?? input.priceMax?.currency
+        profile.defaultToPreferences = input.defaultToPreferences
         profile.updatedAt = services.clock.now()
         try await services.writeTransaction(on: db) { tx in try await profile.save(on: tx) }
         return profile
