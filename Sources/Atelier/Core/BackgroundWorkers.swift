@@ -23,16 +23,17 @@ final class BackgroundWorkers: LifecycleHandler {
             }
         }
         let services = app.atelier
-        let cleanup = Task {
+        // Everything on a timetable or deferred (housekeeping, re-draws, publishing, expiries,
+        // reminders) is a job in the database; woken when a job is committed, else every second.
+        let jobs = Task {
             while !Task.isCancelled {
-                let cutoff = clock.now().addingTimeInterval(-IdempotencyMiddleware.lifetime)
-                try? await IdempotencyRecord.query(on: db).filter(\.$createdAt < cutoff).delete()
                 do {
-                    try await MediaService(db: db, services: services).collectUnattached()
+                    try await services.recurringJobs.scheduleDue(db: db, now: clock.now())
+                    try await services.jobs.drain(db: db, services: services)
                 } catch {
-                    logger.error("Collecting unattached media failed: \(String(reflecting: error))")
+                    logger.error("Running jobs failed: \(String(reflecting: error))")
                 }
-                try? await Task.sleep(for: .seconds(3600))
+                await services.jobsWaiting.wait(upTo: .seconds(1))
             }
         }
         let counters = Task {
@@ -43,39 +44,6 @@ final class BackgroundWorkers: LifecycleHandler {
                 } catch {
                     logger.error("Writing product view counts failed: \(String(reflecting: error))")
                 }
-            }
-        }
-        let redraw = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(600))
-                do {
-                    if let count = try await FeedSortKeyRedraw(db: db, services: services).runIfDue() {
-                        logger.info("Feed sort keys re-drawn for \(count) products.")
-                    }
-                } catch {
-                    logger.error("Re-drawing feed sort keys failed: \(String(reflecting: error))")
-                }
-            }
-        }
-        let magazine = Task {
-            while !Task.isCancelled {
-                do {
-                    try await MagazineEditor(db: db, services: services).publishDue()
-                } catch {
-                    logger.error("Publishing scheduled magazine issues failed: \(String(reflecting: error))")
-                }
-                try? await Task.sleep(for: .seconds(30))
-            }
-        }
-        let holds = Task {
-            while !Task.isCancelled {
-                do {
-                    let expired = try await OrderService(db: db, services: services).expireDue()
-                    if expired > 0 { logger.info("\(expired) orders expired: their holds passed.") }
-                } catch {
-                    logger.error("Expiring orders failed: \(String(reflecting: error))")
-                }
-                try? await Task.sleep(for: .seconds(30))
             }
         }
         let schedule = BackupSchedule(config: services.config)
@@ -101,23 +69,14 @@ final class BackgroundWorkers: LifecycleHandler {
                 await services.wardrobeImages.wait(upTo: .seconds(30))
             }
         }
-        let reminders = Task {
-            while !Task.isCancelled {
-                do {
-                    try await OutfitReminders(db: db, services: services).sendDue()
-                } catch {
-                    logger.error("Sending outfit reminders failed: \(String(reflecting: error))")
-                }
-                try? await Task.sleep(for: .seconds(60))
-            }
-        }
-        tasks.withLockedValue { $0 = [delivery, cleanup, counters, redraw, magazine, holds, backups, wardrobe, reminders] }
+        tasks.withLockedValue { $0 = [delivery, jobs, counters, backups, wardrobe] }
     }
 
     func shutdownAsync(_ app: Application) async {
         for task in tasks.withLockedValue({ $0 }) {
             task.cancel()
             app.atelier.wardrobeImages.signal()
+            app.atelier.jobsWaiting.signal()
             await task.value
         }
         try? await app.atelier.catalogCounters.flush(on: app.db)

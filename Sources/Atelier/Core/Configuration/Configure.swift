@@ -96,5 +96,6 @@ enum Migrations {
         app.migrations.add(CreateProductSearchKeys())
         app.migrations.add(CreateWardrobe())
         app.migrations.add(AddPreferenceDefaults())
+        app.migrations.add(CreateJobs())
     }
 }

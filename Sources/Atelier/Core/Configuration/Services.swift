@@ -29,6 +29,15 @@ public final class AtelierServices: Sendable {
     let likeWrites = LikeGroupCommit()
     /// Wakes the wardrobe image queue (cut-outs, outfit renders) when work is committed.
     let wardrobeImages = WakeSignal()
+    /// The job kinds this instance runs, and the recurring ones it schedules (Jobs).
+    let jobs: JobRunner = {
+        var runner = JobRunner()
+        ScheduledWork.register(into: &runner)
+        return runner
+    }()
+    let recurringJobs = ScheduledWork.recurring
+    /// Wakes the job runner when a job is committed to run now.
+    let jobsWaiting = WakeSignal()
 
     init(
         config: AppConfig, clock: any AppClock, secrets: Secrets, accessTokens: AccessTokenIssuer,

@@ -1,0 +1,82 @@
+import Fluent
+import Foundation
+import Logging
+
+/// Everything that runs on a timetable, as jobs (notifications.md, Jobs). Each calls the domain
+/// service that does the work; the services find what is due themselves, so a slot that runs late
+/// or twice does no harm.
+enum ScheduledWork {
+    static var recurring: RecurringJobs {
+        RecurringJobs([
+            RecurringJobs.every(3600, HousekeepingJob.self),
+            RecurringJobs.every(600, FeedRedrawJob.self),
+            RecurringJobs.every(30, MagazinePublishingJob.self),
+            RecurringJobs.every(30, OrderExpiryJob.self),
+            RecurringJobs.every(60, OutfitReminderJob.self),
+        ])
+    }
+
+    static func register(into runner: inout JobRunner) {
+        runner.register(HousekeepingJob())
+        runner.register(FeedRedrawJob())
+        runner.register(MagazinePublishingJob())
+        runner.register(OrderExpiryJob())
+        runner.register(OutfitReminderJob())
+    }
+
+    static let logger = Logger(label: "atelier.jobs")
+}
+
+/// Hourly: expired idempotency records, media nobody attached, finished jobs.
+struct HousekeepingJob: JobKind {
+    static let name = "housekeeping"
+    static let maxAttempts = 3
+    static let lease: TimeInterval = 1800
+
+    func run(_ payload: RecurringSlot, context: JobContext) async throws {
+        let now = context.services.clock.now()
+        try await IdempotencyRecord.query(on: context.db).filter(\.$createdAt < now.addingTimeInterval(-IdempotencyMiddleware.lifetime)).delete()
+        try await MediaService(db: context.db, services: context.services).collectUnattached()
+        try await JobQueue(db: context.db, services: context.services).pruneDone(olderThan: 2 * 86_400)
+    }
+}
+
+struct FeedRedrawJob: JobKind {
+    static let name = "feed.redraw"
+    static let maxAttempts = 3
+    static let lease: TimeInterval = 1800
+
+    func run(_ payload: RecurringSlot, context: JobContext) async throws {
+        if let count = try await FeedSortKeyRedraw(db: context.db, services: context.services).runIfDue() {
+            ScheduledWork.logger.info("Feed sort keys re-drawn for \(count) products.")
+        }
+    }
+}
+
+struct MagazinePublishingJob: JobKind {
+    static let name = "magazine.publish"
+    static let maxAttempts = 3
+
+    func run(_ payload: RecurringSlot, context: JobContext) async throws {
+        _ = try await MagazineEditor(db: context.db, services: context.services).publishDue()
+    }
+}
+
+struct OrderExpiryJob: JobKind {
+    static let name = "orders.expire"
+    static let maxAttempts = 3
+
+    func run(_ payload: RecurringSlot, context: JobContext) async throws {
+        let expired = try await OrderService(db: context.db, services: context.services).expireDue()
+        if expired > 0 { ScheduledWork.logger.info("\(expired) orders expired: their holds passed.") }
+    }
+}
+
+struct OutfitReminderJob: JobKind {
+    static let name = "wardrobe.outfit-reminders"
+    static let maxAttempts = 3
+
+    func run(_ payload: RecurringSlot, context: JobContext) async throws {
+        _ = try await OutfitReminders(db: context.db, services: context.services).sendDue()
+    }
+}
