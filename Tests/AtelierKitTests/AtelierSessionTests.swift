@@ -71,7 +71,7 @@ struct AtelierSessionTests {
             try await session.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "P")
             for index in 0..<7 {
                 server.clock.advance(by: 1)
-                _ = try await session.client.registerDevice(path: .init(token: "device-\(index)"), body: .json(.init(platform: .fcm))).ok
+                _ = try await session.client.registerDevice(path: .init(token: "fcm-registration-device-\(index)"), body: .json(.init(platform: .fcm))).ok
             }
             var tokens: [String] = []
             let pages = CursorPages<Components.Schemas.Device> { cursor in
@@ -79,7 +79,7 @@ struct AtelierSessionTests {
                 return (page.items, page.nextCursor)
             }
             for try await device in pages { tokens.append(device.token) }
-            #expect(tokens == (0..<7).reversed().map { "device-\($0)" })
+            #expect(tokens == (0..<7).reversed().map { "fcm-registration-device-\($0)" })
         }
     }
 }

@@ -78,12 +78,12 @@ struct ProfileTests {
             let b = try await t.signUp()
             for index in 0..<5 {
                 t.clock.advance(by: 1)
-                let put = try await t.send(.PUT, "/api/v1/me/devices/a-\(index)", json: #"{"platform":"fcm","appVersion":"1.0"}"#, token: a.accessToken)
+                let put = try await t.send(.PUT, "/api/v1/me/devices/fcm-token-of-phone-a-\(index)", json: #"{"platform":"fcm","appVersion":"1.0"}"#, token: a.accessToken)
                 #expect(put.status == .ok)
             }
             // The phone changes hands: the token moves to B.
-            #expect(try await t.send(.PUT, "/api/v1/me/devices/a-0", json: #"{"platform":"apns"}"#, token: b.accessToken).status == .ok)
-            #expect(try await t.send(.DELETE, "/api/v1/me/devices/a-1", token: b.accessToken).status == .notFound)
+            #expect(try await t.send(.PUT, "/api/v1/me/devices/fcm-token-of-phone-a-0", json: #"{"platform":"fcm"}"#, token: b.accessToken).status == .ok)
+            #expect(try await t.send(.DELETE, "/api/v1/me/devices/fcm-token-of-phone-a-1", token: b.accessToken).status == .notFound)
             #expect(try await t.send(.PUT, "/api/v1/me/devices/x", json: #"{"platform":"pager"}"#, token: b.accessToken).status == .unprocessableEntity)
 
             var seen: [String] = []
@@ -96,7 +96,7 @@ struct ProfileTests {
                 seen += body.items.map(\.token)
                 cursor = body.nextCursor
             } while cursor != nil
-            #expect(seen == ["a-4", "a-3", "a-2", "a-1"])
+            #expect(seen == (1...4).reversed().map { "fcm-token-of-phone-a-\($0)" })
             #expect(try await t.send(.GET, "/api/v1/me/devices?limit=500", token: a.accessToken).status == .badRequest)
         }
     }

@@ -50,14 +50,15 @@ struct SessionTests {
     func logOut() async throws {
         try await TestApp.with { t in
             let session = try await t.signUp()
-            let put = try await t.send(.PUT, "/api/v1/me/devices/tok-\(session.user.id)", json: #"{"platform":"apns"}"#, token: session.accessToken)
+            let token = String(repeating: session.user.id.replacingOccurrences(of: "-", with: "").lowercased(), count: 2)
+            let put = try await t.send(.PUT, "/api/v1/me/devices/\(token)", json: #"{"platform":"apns"}"#, token: session.accessToken)
             #expect(put.status == .ok)
             let out = try await t.send(
                 .POST, "/api/v1/auth/logout",
-                json: #"{"refreshToken":"\#(session.refreshToken)","deviceToken":"tok-\#(session.user.id)"}"#)
+                json: #"{"refreshToken":"\#(session.refreshToken)","deviceToken":"\#(token)"}"#)
             #expect(out.status == .noContent)
             #expect(try await t.send(.GET, "/api/v1/me", token: session.accessToken).status == .unauthorized)
-            #expect(try await Device.query(on: t.app.db).filter(\.$token == "tok-\(session.user.id)").count() == 0)
+            #expect(try await Device.query(on: t.app.db).filter(\.$token == token).count() == 0)
         }
     }
 

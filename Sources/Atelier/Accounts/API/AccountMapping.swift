@@ -37,6 +37,7 @@ extension Components.Schemas.Device {
     init(_ device: Device) {
         self.init(
             token: device.token, platform: .init(rawValue: device.platform) ?? .apns, appVersion: device.appVersion,
-            locale: device.locale, createdAt: device.createdAt, updatedAt: device.updatedAt)
+            locale: device.locale, apnsEnvironment: device.apnsEnvironment.flatMap { .init(rawValue: $0) }, bundleId: device.bundleID,
+            createdAt: device.createdAt, updatedAt: device.updatedAt)
     }
 }

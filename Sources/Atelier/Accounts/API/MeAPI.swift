@@ -67,7 +67,7 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         let device = try await DeviceService(db: req.db, services: services).register(
             token: input.path.token, platform: body.platform.rawValue, appVersion: body.appVersion, locale: body.locale,
-            for: caller.user)
+            apnsEnvironment: body.apnsEnvironment?.rawValue, bundleID: body.bundleId, session: caller.familyID, for: caller.user)
         return .ok(.init(body: .json(.init(device))))
     }
 

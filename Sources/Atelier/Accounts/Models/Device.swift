@@ -1,7 +1,8 @@
 import Fluent
 import Foundation
 
-/// A push token (APNs or FCM). A token belongs to one account at a time.
+/// A push token (APNs or FCM) or a browser's Web Push subscription (its endpoint is the token).
+/// A token belongs to one account at a time; `updatedAt` is when it was last registered.
 final class Device: Model, @unchecked Sendable {
     static let schema = "devices"
 
@@ -11,6 +12,14 @@ final class Device: Model, @unchecked Sendable {
     @Field(key: "platform") var platform: String
     @OptionalField(key: "app_version") var appVersion: String?
     @OptionalField(key: "locale") var locale: String?
+    /// APNs: `production` or `sandbox` (a development build), and the app's bundle id (the topic).
+    @OptionalField(key: "apns_environment") var apnsEnvironment: String?
+    @OptionalField(key: "bundle_id") var bundleID: String?
+    /// Web Push: the subscription's public key and auth secret (base64url).
+    @OptionalField(key: "web_push_p256dh") var webPushP256dh: String?
+    @OptionalField(key: "web_push_auth") var webPushAuth: String?
+    /// The session that registered it: signing that session out removes the device.
+    @OptionalField(key: "session_family_id") var sessionFamilyID: UUID?
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 

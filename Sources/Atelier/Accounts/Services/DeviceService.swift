@@ -6,12 +6,28 @@ struct DeviceService {
     let db: any Database
     let services: AtelierServices
 
-    func register(token: String, platform: String, appVersion: String?, locale: String?, for user: User) async throws -> Device {
+    func register(
+        token: String, platform: String, appVersion: String?, locale: String?, apnsEnvironment: String? = nil, bundleID: String? = nil,
+        session: UUID? = nil, for user: User
+    ) async throws -> Device {
         var errors = FieldErrors()
-        if token.isEmpty || token.count > 4096 || token.contains(where: \.isWhitespace) {
-            errors.add("token", "must be the push token as the platform gave it")
+        switch platform {
+        case "apns":
+            // An APNs device token is 32 bytes or more, sent as hex.
+            if !(64...200).contains(token.count) || token.count % 2 != 0 || !token.allSatisfy(\.isHexDigit) {
+                errors.add("token", "must be the APNs device token as hex (64 or more hex digits)")
+            }
+            if let apnsEnvironment, !["production", "sandbox"].contains(apnsEnvironment) { errors.add("apnsEnvironment", "must be production or sandbox") }
+            if let bundleID, bundleID.isEmpty || bundleID.count > 200 || bundleID.contains(where: { !($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) {
+                errors.add("bundleId", "must be an app's bundle id")
+            }
+        case "fcm":
+            if token.count < 20 || token.count > 4096 || token.contains(where: { !($0.isLetter || $0.isNumber || ":_-".contains($0)) }) {
+                errors.add("token", "must be the FCM registration token as the platform gave it")
+            }
+        default: errors.add("platform", "must be apns or fcm")
         }
-        if !["apns", "fcm"].contains(platform) { errors.add("platform", "must be apns or fcm") }
+        if platform != "apns", apnsEnvironment != nil || bundleID != nil { errors.add("platform", "apnsEnvironment and bundleId are for apns devices") }
         if let appVersion, appVersion.count > 50 { errors.add("appVersion", "must be at most 50 characters") }
         if let locale { _ = AccountRules.locale(locale, into: &errors) }
         try errors.throwIfAny()
@@ -28,6 +44,9 @@ struct DeviceService {
         device.platform = platform
         device.appVersion = appVersion
         device.locale = locale
+        device.apnsEnvironment = platform == "apns" ? (apnsEnvironment ?? "production") : nil
+        device.bundleID = bundleID
+        device.sessionFamilyID = session
         device.updatedAt = now
         try await device.save(on: db)
         return device

@@ -59,6 +59,8 @@ struct SessionService {
         try await SessionFamily.query(on: db)
             .filter(\.$user.$id == userID).filter(\.$revokedAt == nil)
             .set(\.$revokedAt, to: now).set(\.$revokedReason, to: reason).update()
+        // Signed out everywhere: no phone of those sessions gets this account's pushes.
+        try await Device.query(on: db).filter(\.$user.$id == userID).filter(\.$sessionFamilyID != nil).delete()
     }
 
     private func revoke(family: SessionFamily, reason: String) async throws {
@@ -66,6 +68,8 @@ struct SessionService {
         family.revokedAt = now
         family.revokedReason = reason
         try await family.save(on: db)
+        // The phone signed out: its pushes stop (notifications.md).
+        try await Device.query(on: db).filter(\.$sessionFamilyID == family.requireID()).delete()
     }
 
     /// Claims the token for this refresh. Only one of two concurrent refreshes with the same

@@ -103,7 +103,8 @@ enum OrderHistory {
         try await InboxService.record(
             .init(
                 recipientID: customerID, kind: .orderUpdated, actorID: actorID,
-                text: Self.text(order, storeName: storeName), link: "atelier://orders/\(id)", webPath: "/orders/\(id)"),
+                text: Self.text(order, storeName: storeName), link: "atelier://orders/\(id)", webPath: "/orders/\(id)",
+                critical: order.state == .readyForPickup),
             on: tx, now: now)
     }
 

@@ -79,6 +79,23 @@ public struct AppConfig: Sendable {
     public var appLinks = AppLinks()
     /// Card payments through Stripe (commerce.md); off without a secret key.
     public var stripe = Stripe()
+    /// Push to iPhones through Apple's push service (notifications.md); off without a key.
+    public var apns = APNs()
+
+    public struct APNs: Sendable {
+        public var teamID: String?
+        public var keyID: String?
+        /// The signing key (`AuthKey_….p8`), PEM.
+        public var privateKeyPEM: String?
+        /// The app's bundle id, for devices registered without one.
+        public var topic: String?
+        /// Replaces Apple's hosts (tests' local server); nil picks production or sandbox per device.
+        public var baseURL: String?
+        /// More roots to trust, PEM (a local server's certificate).
+        public var trustedRootsPEM: String?
+
+        public var isConfigured: Bool { teamID != nil && keyID != nil && privateKeyPEM != nil }
+    }
 
     public struct Stripe: Sendable {
         public var secretKey: String?
@@ -222,6 +239,11 @@ public struct AppConfig: Sendable {
         config.stripe = Stripe(
             secretKey: value("STRIPE_SECRET_KEY"), webhookSecret: value("STRIPE_WEBHOOK_SECRET"),
             apiBase: (value("STRIPE_API_BASE") ?? "https://api.stripe.com").trimmingSuffix("/"), publishableKey: value("STRIPE_PUBLISHABLE_KEY"))
+        config.apns = APNs(
+            teamID: value("APNS_TEAM_ID"), keyID: value("APNS_KEY_ID"),
+            privateKeyPEM: try value("APNS_PRIVATE_KEY") ?? value("APNS_PRIVATE_KEY_FILE").map { try String(contentsOfFile: $0, encoding: .utf8) },
+            topic: value("APNS_TOPIC"), baseURL: value("APNS_BASE_URL")?.trimmingSuffix("/"),
+            trustedRootsPEM: try value("APNS_CA_FILE").map { try String(contentsOfFile: $0, encoding: .utf8) })
         guard (0...72).contains(config.feedSpreadHours) else { throw ConfigError.invalid("FEED_SPREAD_HOURS", "\(config.feedSpreadHours)") }
         return config
     }

@@ -29,7 +29,9 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
         mailOutbox: MailOutbox(mailer: chosenMailer, clock: clock, logger: app.logger),
         socialVerifier: SocialTokenVerifier(config: config, clock: clock),
         media: try MediaSetup.library(app, config: config, secrets: secrets),
-        catalogCounters: CatalogCounters(clock: clock))
+        catalogCounters: CatalogCounters(clock: clock),
+        push: try PushChannels(config: config, clock: clock))
+    app.lifecycle.use(PushChannels.Shutdown())
 
     app.views.use(.leaf)
     app.sessions.use(.fluent)
@@ -97,5 +99,6 @@ enum Migrations {
         app.migrations.add(CreateWardrobe())
         app.migrations.add(AddPreferenceDefaults())
         app.migrations.add(CreateJobs())
+        app.migrations.add(CreatePushDelivery())
     }
 }

@@ -38,12 +38,15 @@ public final class AtelierServices: Sendable {
     let recurringJobs = ScheduledWork.recurring
     /// Wakes the job runner when a job is committed to run now.
     let jobsWaiting = WakeSignal()
+    /// The push channels (APNs; FCM and Web Push to come) this instance sends through.
+    let push: PushChannels
 
     init(
         config: AppConfig, clock: any AppClock, secrets: Secrets, accessTokens: AccessTokenIssuer,
         rateLimiter: RateLimiter, passwordHasher: PasswordHasher, mailOutbox: MailOutbox,
-        socialVerifier: SocialTokenVerifier, media: MediaLibrary, catalogCounters: CatalogCounters
+        socialVerifier: SocialTokenVerifier, media: MediaLibrary, catalogCounters: CatalogCounters, push: PushChannels
     ) {
+        self.push = push
         self.config = config
         self.clock = clock
         self.secrets = secrets

@@ -22,6 +22,7 @@ enum ScheduledWork {
         runner.register(MagazinePublishingJob())
         runner.register(OrderExpiryJob())
         runner.register(OutfitReminderJob())
+        runner.register(DeliverPushJob())
     }
 
     static let logger = Logger(label: "atelier.jobs")

@@ -6,7 +6,7 @@ import SQLKit
 final class InboxEntry: Model, @unchecked Sendable {
     static let schema = "inbox_entries"
 
-    enum Kind: String, Sendable { case friendRequest, friendAccepted, reaction, comment, momentInvitation, momentPhoto, magazineIssue
+    enum Kind: String, Sendable, CaseIterable { case friendRequest, friendAccepted, reaction, comment, momentInvitation, momentPhoto, magazineIssue
         /// To admins: a store's last owner deleted their account.
         case storeWithoutOwner
         /// To a shopper: one of their orders changed state.

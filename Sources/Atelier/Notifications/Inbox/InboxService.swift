@@ -15,9 +15,13 @@ struct InboxService {
         var text: String
         var link: String
         var webPath: String
+        /// Security, "order ready", "reservation expiring": pushed through quiet hours and push
+        /// opt-outs (notifications.md).
+        var critical = false
     }
 
-    /// Writes `draft` on `tx` (the caller's transaction). Nobody is notified of their own doings.
+    /// Writes `draft` on `tx` (the caller's transaction), with its pushes (PushPlanner): the outbox
+    /// commits with the change. Nobody is notified of their own doings.
     static func record(_ draft: Draft, on tx: any Database, now: Date) async throws {
         guard draft.actorID != draft.recipientID else { return }
         let entry = InboxEntry()
@@ -30,6 +34,7 @@ struct InboxService {
         entry.webPath = draft.webPath
         entry.createdAt = now
         try await entry.create(on: tx)
+        try await PushPlanner.plan(entry, critical: draft.critical, on: tx, now: now)
     }
 
     /// Tells the recipient's open live sockets that their inbox changed (`notification.created` on

@@ -1,0 +1,24 @@
+import Foundation
+
+/// What each kind of notification is for delivery: whether events of it on one thing are grouped
+/// into one push, and the channels it goes to unless the person says otherwise.
+enum NotificationKinds {
+    enum Channel: String, Sendable, CaseIterable { case push, email }
+
+    /// Kinds whose bursts on one thing become one push ("Ana and 9 others reacted to your outfit").
+    static let grouped: Set<InboxEntry.Kind> = [.reaction, .comment, .momentPhoto]
+
+    /// How long a grouped push waits for more events of its burst before it goes.
+    static let groupingWindow: TimeInterval = 60
+
+    /// Every kind a person can set preferences for.
+    static var all: [InboxEntry.Kind] { InboxEntry.Kind.allCases }
+
+    static func enabledByDefault(_ kind: InboxEntry.Kind, _ channel: Channel) -> Bool {
+        switch channel {
+        case .push: true
+        // Email is for account mail, receipts and digests (notifications.md).
+        case .email: kind == .orderUpdated
+        }
+    }
+}
