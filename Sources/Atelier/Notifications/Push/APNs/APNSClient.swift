@@ -42,8 +42,15 @@ struct APNSClient: PushSender {
             if let collapse = message.collapseID { aps["thread-id"] = collapse }
             let data = try JSONSerialization.data(withJSONObject: ["aps": aps, "link": message.link, "kind": message.kind], options: [.sortedKeys])
             if data.count <= maxPayloadBytes || text.isEmpty { return data }
-            text = String(text.prefix(max(0, text.count - (data.count - maxPayloadBytes) - 1))) + "…"
-            if text == "…" { text = "" }
+            // Cut the text by the bytes over (and the ellipsis' three), at a character boundary.
+            let keepBytes = text.utf8.count - (data.count - maxPayloadBytes) - 3
+            var kept = "", bytes = 0
+            for character in text {
+                bytes += character.utf8.count
+                if bytes > keepBytes { break }
+                kept.append(character)
+            }
+            text = kept.isEmpty ? "" : kept + "…"
         }
     }
 
