@@ -275,4 +275,47 @@ struct PushDeliveryTests {
             #expect(saved == 0, "nothing was written")
         }
     }
+
+    @Test("admins see failed pushes with the reason and failed jobs, and send them again; others get 404")
+    func adminPages() async throws {
+        try await TestApp.with { t in
+            let sender = RecordingPushSender()
+            t.app.atelier.push.use(sender, for: "apns")
+            let f = try await t.catalogFixture()
+            let person = try await t.signUp(name: "Bea")
+            try await t.registerPhone(person)
+            sender.answer(.rejected(reason: "TopicDisallowed"))
+            let recipient = UUID(uuidString: person.user.id)!
+            try await t.app.atelier.writeTransaction(on: t.app.db) { tx in
+                try await InboxService.record(.init(recipientID: recipient, kind: .magazineIssue, actorID: nil, text: "Issue 9 is out",
+                    link: "atelier://magazine", webPath: "/magazine"), on: tx, now: t.clock.now())
+            }
+            try await t.runJobs()
+            #expect(try await t.deliveries(of: person).map(\.status) == ["failed"])
+
+            let web = CatalogWebTests()
+            let forms = AccountsWebTests()
+            #expect(try await web.get(t, "/admin/deliveries", cookie: try await web.webSignIn(t, email: person.user.email!)).status == .notFound)
+            let admin = try await web.webSignIn(t, email: f.admin.user.email!)
+            let page = try await forms.openForm(t, "/admin/deliveries", cookie: admin)
+            #expect(page.html.contains("rejected: TopicDisallowed") && page.html.contains("Issue 9 is out"))
+            let deliveryID = try #require(try await t.deliveries(of: person).first?.id?.idString)
+            let again = try await forms.post(t, "/admin/deliveries/\(deliveryID)/retry", form: ["csrfToken": page.csrf], cookie: page.cookie)
+            #expect(again.status == .seeOther)
+            try await t.runJobs()
+            #expect(sender.messages.count == 2 && sender.messages.last?.text == "Issue 9 is out")
+            #expect(try await t.deliveries(of: person).map(\.status) == ["sent"])
+
+            // A job that failed for good is listed with its reason and can be run again.
+            try await t.app.atelier.writeTransaction(on: t.app.db) { tx in
+                try await JobQueue.enqueue(DeliverPushJob.self, .init(deliveryID: UUID()), key: "broken", runAt: t.clock.now(), on: tx, now: t.clock.now())
+            }
+            try await Job.query(on: t.app.db).filter(\.$key == "broken").set(\.$status, to: "failed").set(\.$lastError, to: "provider down").update()
+            let jobs = try await forms.openForm(t, "/admin/jobs?status=failed", cookie: admin)
+            #expect(jobs.html.contains("push.deliver") && jobs.html.contains("provider down") && jobs.html.contains("Failed (1)"))
+            let jobID = try #require(try await Job.query(on: t.app.db).filter(\.$key == "broken").first()?.id?.idString)
+            #expect(try await forms.post(t, "/admin/jobs/\(jobID)/retry", form: ["csrfToken": jobs.csrf], cookie: jobs.cookie).status == .seeOther)
+            #expect(try await Job.query(on: t.app.db).filter(\.$key == "broken").first()?.status == "queued")
+        }
+    }
 }

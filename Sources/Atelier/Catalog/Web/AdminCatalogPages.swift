@@ -43,6 +43,7 @@ enum AdminCatalogPages {
         } }
         admin.post("stores", ":id", ":action", use: storeAction)
         AdminUsersPages.register(admin)
+        AdminJobsPages.register(admin)
         ModerationWebPages.register(admin)
     }
 
