@@ -60,39 +60,13 @@ final class FakeAPNsServer: Sendable {
     }
 
     static func start() async throws -> FakeAPNsServer {
-        let folder = NSTemporaryDirectory() + "fake-apns-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", folder + "/key.pem", "-out", folder + "/cert.pem",
-        ]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        let certificatePEM = try String(contentsOfFile: folder + "/cert.pem", encoding: .utf8)
-
-        let app = try await Application.make(.testing)
-        app.http.server.configuration.hostname = "127.0.0.1"
-        app.http.server.configuration.port = 0
-        app.http.server.configuration.supportVersions = [.two]
-        app.http.server.configuration.tlsConfiguration = .makeServerConfiguration(
-            certificateChain: try NIOSSLCertificate.fromPEMFile(folder + "/cert.pem").map { .certificate($0) },
-            privateKey: .file(folder + "/key.pem"))
+        let (app, certificatePEM) = try await LocalTLSServer.make(http2Only: true)
         let box = NIOLockedValueBox<FakeAPNsServer?>(nil)
         app.post("3", "device", ":token") { req async throws -> Response in
             guard let server = box.withLockedValue({ $0 }) else { throw Abort(.serviceUnavailable) }
             return try await server.handle(req)
         }
-        do {
-            try await app.asyncBoot()
-            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-        } catch {
-            try? await app.asyncShutdown()
-            throw error
-        }
-        let port = app.http.server.shared.localAddress?.port ?? 0
+        let port = try await LocalTLSServer.start(app)
         let server = FakeAPNsServer(app: app, port: port, certificatePEM: certificatePEM)
         box.withLockedValue { $0 = server }
         return server
@@ -140,5 +114,44 @@ final class FakeAPNsServer: Sendable {
         var headers = HTTPHeaders(answer.headers)
         if !answer.body.isEmpty { headers.add(name: .contentType, value: "application/json") }
         return Response(status: answer.status, headers: headers, body: .init(string: answer.body))
+    }
+}
+
+/// A Vapor server on 127.0.0.1 with a certificate made for the test (`localhost`), standing in for
+/// a provider the tests cannot reach.
+enum LocalTLSServer {
+    static func make(http2Only: Bool) async throws -> (Application, certificatePEM: String) {
+        let folder = NSTemporaryDirectory() + "local-tls-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", folder + "/key.pem", "-out", folder + "/cert.pem",
+        ]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        let certificatePEM = try String(contentsOfFile: folder + "/cert.pem", encoding: .utf8)
+        let app = try await Application.make(.testing)
+        app.http.server.configuration.hostname = "127.0.0.1"
+        app.http.server.configuration.port = 0
+        app.http.server.configuration.supportVersions = http2Only ? [.two] : [.one, .two]
+        app.http.server.configuration.tlsConfiguration = .makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(folder + "/cert.pem").map { .certificate($0) },
+            privateKey: .file(folder + "/key.pem"))
+        return (app, certificatePEM)
+    }
+
+    /// Starts the server once its routes are in; returns its port.
+    static func start(_ app: Application) async throws -> Int {
+        do {
+            try await app.asyncBoot()
+            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+        return app.http.server.shared.localAddress?.port ?? 0
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Fluent
 import Foundation
 
@@ -46,6 +47,41 @@ struct DeviceService {
         device.locale = locale
         device.apnsEnvironment = platform == "apns" ? (apnsEnvironment ?? "production") : nil
         device.bundleID = bundleID
+        device.sessionFamilyID = session
+        device.updatedAt = now
+        try await device.save(on: db)
+        return device
+    }
+
+    /// A browser's Web Push subscription (its endpoint is the token). The endpoint must be https
+    /// (RFC 8030); the keys must be a P-256 public key and a 16-byte auth secret.
+    func registerWebPush(endpoint: String, p256dh: String, auth: String, locale: String?, session: UUID?, for user: User) async throws -> Device {
+        var errors = FieldErrors()
+        let url = URL(string: endpoint)
+        if endpoint.count > 2048 || url?.scheme?.lowercased() != "https" || url?.host?.isEmpty != false {
+            errors.add("endpoint", "must be the push service's https URL")
+        }
+        let key = Base64URL.bytes(p256dh, maxLength: 200)
+        if key?.count != 65 || key.flatMap({ try? P256.KeyAgreement.PublicKey(x963Representation: $0) }) == nil {
+            errors.add("keys.p256dh", "must be the subscription's P-256 public key (base64url)")
+        }
+        if Base64URL.bytes(auth, maxLength: 100)?.count != 16 { errors.add("keys.auth", "must be the subscription's 16-byte auth secret (base64url)") }
+        if let locale { _ = AccountRules.locale(locale, into: &errors) }
+        try errors.throwIfAny()
+
+        let now = services.clock.now()
+        let device = try await Device.query(on: db).filter(\.$token == endpoint).first() ?? {
+            let device = Device()
+            device.id = .v7(at: now)
+            device.token = endpoint
+            device.createdAt = now
+            return device
+        }()
+        device.$user.id = try user.requireID()
+        device.platform = "webpush"
+        device.locale = locale
+        device.webPushP256dh = p256dh
+        device.webPushAuth = auth
         device.sessionFamilyID = session
         device.updatedAt = now
         try await device.save(on: db)

@@ -81,6 +81,17 @@ public struct AppConfig: Sendable {
     public var stripe = Stripe()
     /// Push to iPhones through Apple's push service (notifications.md); off without a key.
     public var apns = APNs()
+    /// Push to browsers (Web Push with VAPID); off without a key.
+    public var webPush = WebPush()
+
+    public struct WebPush: Sendable {
+        /// Our VAPID key (P-256), PEM.
+        public var vapidPrivateKeyPEM: String?
+        /// Who to contact about our pushes: `mailto:` or `https:`.
+        public var subject: String = "mailto:push@atelier.invalid"
+
+        public var isConfigured: Bool { vapidPrivateKeyPEM != nil }
+    }
 
     public struct APNs: Sendable {
         public var teamID: String?
@@ -91,7 +102,7 @@ public struct AppConfig: Sendable {
         public var topic: String?
         /// Replaces Apple's hosts (tests' local server); nil picks production or sandbox per device.
         public var baseURL: String?
-        /// More roots to trust, PEM (a local server's certificate).
+        /// More roots to trust for every push service, PEM (tests' local servers).
         public var trustedRootsPEM: String?
 
         public var isConfigured: Bool { teamID != nil && keyID != nil && privateKeyPEM != nil }
@@ -244,6 +255,9 @@ public struct AppConfig: Sendable {
             privateKeyPEM: try value("APNS_PRIVATE_KEY") ?? value("APNS_PRIVATE_KEY_FILE").map { try String(contentsOfFile: $0, encoding: .utf8) },
             topic: value("APNS_TOPIC"), baseURL: value("APNS_BASE_URL")?.trimmingSuffix("/"),
             trustedRootsPEM: try value("APNS_CA_FILE").map { try String(contentsOfFile: $0, encoding: .utf8) })
+        config.webPush = WebPush(
+            vapidPrivateKeyPEM: try value("WEB_PUSH_VAPID_PRIVATE_KEY") ?? value("WEB_PUSH_VAPID_PRIVATE_KEY_FILE").map { try String(contentsOfFile: $0, encoding: .utf8) },
+            subject: value("WEB_PUSH_SUBJECT") ?? "mailto:push@atelier.invalid")
         guard (0...72).contains(config.feedSpreadHours) else { throw ConfigError.invalid("FEED_SPREAD_HOURS", "\(config.feedSpreadHours)") }
         return config
     }

@@ -29,3 +29,24 @@ extension APIHandler {
             quietHours: quiet.map { .init(start: QuietHours.text($0.startMinute), end: QuietHours.text($0.endMinute), timeZone: $0.timeZone) })
     }
 }
+
+/// This browser's Web Push subscription.
+extension APIHandler {
+    func registerWebPushSubscription(_ input: Operations.RegisterWebPushSubscription.Input) async throws -> Operations.RegisterWebPushSubscription.Output {
+        let req = try request()
+        let caller = try await req.requireCaller()
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
+        let device = try await DeviceService(db: req.db, services: services).registerWebPush(
+            endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth, locale: body.locale, session: caller.familyID, for: caller.user)
+        return .ok(.init(body: .json(.init(device))))
+    }
+
+    func unregisterWebPushSubscription(_ input: Operations.UnregisterWebPushSubscription.Input) async throws -> Operations.UnregisterWebPushSubscription.Output {
+        let req = try request()
+        let caller = try await req.requireCaller()
+        guard try await DeviceService(db: req.db, services: services).unregister(token: input.query.endpoint, for: caller.user.requireID()) else {
+            throw Problem.notFound("subscription")
+        }
+        return .noContent(.init())
+    }
+}

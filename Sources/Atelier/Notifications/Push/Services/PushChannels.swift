@@ -8,34 +8,42 @@ import Vapor
 /// that is not configured leaves its deliveries failed with that reason, visible to admins.
 final class PushChannels: Sendable {
     let apns: (any PushSender)?
+    let webPush: WebPushClient?
     private let http: HTTPClient?
     /// Senders put in place of the configured ones (tests' recording fakes).
     private let replaced = NIOLockedValueBox<[String: any PushSender]>([:])
 
     init(config: AppConfig, clock: any AppClock) throws {
-        let settings = config.apns
-        guard settings.isConfigured, let teamID = settings.teamID, let keyID = settings.keyID, let key = settings.privateKeyPEM else {
-            apns = nil
-            http = nil
+        guard config.apns.isConfigured || config.webPush.isConfigured else {
+            (apns, webPush, http) = (nil, nil, nil)
             return
         }
         var tls = TLSConfiguration.makeClientConfiguration()
-        if let roots = settings.trustedRootsPEM {
+        if let roots = config.apns.trustedRootsPEM {
             tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMBytes(Array(roots.utf8)))]
         }
-        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
-        configuration.httpVersion = .automatic
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(tlsConfiguration: tls))
         self.http = http
-        apns = APNSClient(
-            http: http, token: try APNSProviderToken(teamID: teamID, keyID: keyID, privateKeyPEM: key, clock: clock),
-            baseURL: settings.baseURL, defaultTopic: settings.topic)
+        let settings = config.apns
+        if let teamID = settings.teamID, let keyID = settings.keyID, let key = settings.privateKeyPEM {
+            apns = APNSClient(
+                http: http, token: try APNSProviderToken(teamID: teamID, keyID: keyID, privateKeyPEM: key, clock: clock),
+                baseURL: settings.baseURL, defaultTopic: settings.topic)
+        } else {
+            apns = nil
+        }
+        if let vapid = config.webPush.vapidPrivateKeyPEM {
+            webPush = WebPushClient(http: http, vapid: try VAPIDSigner(privateKeyPEM: vapid, subject: config.webPush.subject, clock: clock))
+        } else {
+            webPush = nil
+        }
     }
 
     func sender(for platform: String) -> (any PushSender)? {
         if let sender = replaced.withLockedValue({ $0[platform] }) { return sender }
         switch platform {
         case "apns": return apns
+        case "webpush": return webPush
         default: return nil
         }
     }
