@@ -145,6 +145,11 @@ struct ClosetTests {
             #expect(negative.status == .unprocessableEntity, "\(negative.body.string)")
             #expect(try negative.problem().fields == ["price.amount"])
 
+            // An upload that does not exist (the contract fuzzer's find: it was a 500), alone or after a real one.
+            let unknownUpload = try await t.send(.POST, "/api/v1/me/closet/items",
+                json: #"{"photos":[{"mediaId":"\#(media)"},{"mediaId":"\#(UUID().uuidString.lowercased())"}]}"#, token: s.accessToken)
+            #expect(unknownUpload.status == .notFound, "\(unknownUpload.body.string)")
+
             let noSuchDay = try await t.send(.POST, "/api/v1/me/closet/items/\(item.id)/wears?date=2026-02-30", token: s.accessToken)
             #expect(noSuchDay.status == .unprocessableEntity, "\(noSuchDay.body.string)")
             #expect(try noSuchDay.problem().fields == ["date"])

@@ -49,11 +49,12 @@ struct ClosetService {
         let created = items
         try await services.writeTransaction(on: db) { tx in
             for (item, photo) in zip(created, photos) {
-                try await item.create(on: tx)
+                // Uploads first: one that does not exist is a 404, not a foreign-key failure of the item.
                 try await Self.claimUpload(photo.mediaID, field: "photos.mediaId", for: item, uploader: ownerID, now: now, on: tx)
                 if let mask = photo.maskMediaID {
                     try await Self.claimUpload(mask, field: "photos.maskMediaId", for: item, uploader: ownerID, now: now, on: tx)
                 }
+                try await item.create(on: tx)
             }
         }
         services.wardrobeImagesWaiting()
