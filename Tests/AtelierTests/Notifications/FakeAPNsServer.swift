@@ -120,7 +120,9 @@ final class FakeAPNsServer: Sendable {
 /// A Vapor server on 127.0.0.1 with a certificate made for the test (`localhost`), standing in for
 /// a provider the tests cannot reach.
 enum LocalTLSServer {
-    static func make(http2Only: Bool) async throws -> (Application, certificatePEM: String) {
+    /// One certificate for the whole test run: made once (openssl is a blocking child process, kept
+    /// off the test tasks after the first).
+    private static let certificate: Result<(folder: String, pem: String), any Error> = Result {
         let folder = NSTemporaryDirectory() + "local-tls-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let openssl = Process()
@@ -132,7 +134,11 @@ enum LocalTLSServer {
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
         openssl.waitUntilExit()
-        let certificatePEM = try String(contentsOfFile: folder + "/cert.pem", encoding: .utf8)
+        return (folder, try String(contentsOfFile: folder + "/cert.pem", encoding: .utf8))
+    }
+
+    static func make(http2Only: Bool) async throws -> (Application, certificatePEM: String) {
+        let (folder, certificatePEM) = try certificate.get()
         let app = try await Application.make(.testing)
         app.http.server.configuration.hostname = "127.0.0.1"
         app.http.server.configuration.port = 0
