@@ -34,13 +34,7 @@ struct DeviceService {
         try errors.throwIfAny()
 
         let now = services.clock.now()
-        let device = try await Device.query(on: db).filter(\.$token == token).first() ?? {
-            let device = Device()
-            device.id = .v7(at: now)
-            device.token = token
-            device.createdAt = now
-            return device
-        }()
+        let device = try await device(token: token, now: now)
         device.$user.id = try user.requireID()
         device.platform = platform
         device.appVersion = appVersion
@@ -70,13 +64,7 @@ struct DeviceService {
         try errors.throwIfAny()
 
         let now = services.clock.now()
-        let device = try await Device.query(on: db).filter(\.$token == endpoint).first() ?? {
-            let device = Device()
-            device.id = .v7(at: now)
-            device.token = endpoint
-            device.createdAt = now
-            return device
-        }()
+        let device = try await device(token: endpoint, now: now)
         device.$user.id = try user.requireID()
         device.platform = "webpush"
         device.locale = locale
@@ -85,6 +73,16 @@ struct DeviceService {
         device.sessionFamilyID = session
         device.updatedAt = now
         try await device.save(on: db)
+        return device
+    }
+
+    /// The device with `token` (whoever holds it: registering moves it), or a new one.
+    private func device(token: String, now: Date) async throws -> Device {
+        if let device = try await Device.query(on: db).filter(\.$token == token).first() { return device }
+        let device = Device()
+        device.id = .v7(at: now)
+        device.token = token
+        device.createdAt = now
         return device
     }
 

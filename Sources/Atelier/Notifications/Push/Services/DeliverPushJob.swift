@@ -32,9 +32,7 @@ struct DeliverPushJob: JobKind {
             return try await finish(delivery, .notSent, reason: NotificationDelivery.Reason.noDevice.rawValue, db: db, now: now)
         }
         if !delivery.critical, let kind = InboxEntry.Kind(rawValue: delivery.kind) {
-            let preference = try await NotificationPreference.query(on: db).filter(\.$userID == delivery.userID)
-                .filter(\.$kind == kind.rawValue).filter(\.$channel == NotificationKinds.Channel.push.rawValue).first()
-            if !(preference?.enabled ?? NotificationKinds.enabledByDefault(kind, .push)) {
+            if try await !NotificationKinds.pushWanted(kind, by: delivery.userID, on: db) {
                 return try await finish(delivery, .notSent, reason: NotificationDelivery.Reason.optedOut.rawValue, db: db, now: now)
             }
         }

@@ -1,3 +1,4 @@
+import Fluent
 import Foundation
 
 /// What each kind of notification is for delivery: whether events of it on one thing are grouped
@@ -13,6 +14,13 @@ enum NotificationKinds {
 
     /// Every kind a person can set preferences for.
     static var all: [InboxEntry.Kind] { InboxEntry.Kind.allCases }
+
+    /// Whether the person wants `kind` pushed: their saved choice, else the kind's default.
+    static func pushWanted(_ kind: InboxEntry.Kind, by userID: UUID, on db: any Database) async throws -> Bool {
+        let saved = try await NotificationPreference.query(on: db).filter(\.$userID == userID)
+            .filter(\.$kind == kind.rawValue).filter(\.$channel == Channel.push.rawValue).first()
+        return saved?.enabled ?? enabledByDefault(kind, .push)
+    }
 
     static func enabledByDefault(_ kind: InboxEntry.Kind, _ channel: Channel) -> Bool {
         switch channel {

@@ -9,10 +9,7 @@ enum PushPlanner {
     static func plan(_ entry: InboxEntry, critical: Bool, on tx: any Database, now: Date) async throws {
         guard let kind = InboxEntry.Kind(rawValue: entry.kind) else { return }
         let userID = entry.recipientID
-        let preference = try await NotificationPreference.query(on: tx).filter(\.$userID == userID)
-            .filter(\.$kind == kind.rawValue).filter(\.$channel == NotificationKinds.Channel.push.rawValue).first()
-        let wanted = preference?.enabled ?? NotificationKinds.enabledByDefault(kind, .push)
-        guard wanted || critical else {
+        guard try await NotificationKinds.pushWanted(kind, by: userID, on: tx) || critical else {
             try await unsent(entry, kind: kind, reason: .optedOut, on: tx, now: now)
             return
         }
