@@ -26,6 +26,11 @@ final class BackgroundWorkers: LifecycleHandler {
         // Everything on a timetable or deferred (housekeeping, re-draws, publishing, expiries,
         // reminders) is a job in the database; woken when a job is committed, else every second.
         let jobs = Task {
+            do {
+                try await JobQueue(db: db, services: services).releaseLeasesOfDeadProcess()
+            } catch {
+                logger.error("Releasing the jobs of an earlier run failed: \(String(reflecting: error))")
+            }
             while !Task.isCancelled {
                 do {
                     try await services.recurringJobs.scheduleDue(db: db, now: clock.now())

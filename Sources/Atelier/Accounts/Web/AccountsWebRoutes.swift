@@ -11,6 +11,7 @@ enum AccountsWebRoutes {
         }
         web.post("signin", use: signIn)
         web.post("signout") { req -> Response in
+            try await NotificationSettingsWebRoutes.forgetSubscription(of: req)
             req.signOutWebSession()
             return redirect(req, to: "/", flash: ("success", "You are signed out."))
         }
@@ -146,6 +147,8 @@ enum FormValue: Encodable, ExpressibleByBooleanLiteral, ExpressibleByStringLiter
     case bool(Bool)
     case string(String)
     case list([String])
+    /// Rows of a table (each a record of strings).
+    case table([[String: String]])
 
     init(booleanLiteral value: Bool) { self = .bool(value) }
     init(stringLiteral value: String) { self = .string(value) }
@@ -156,6 +159,7 @@ enum FormValue: Encodable, ExpressibleByBooleanLiteral, ExpressibleByStringLiter
         case .bool(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .list(let value): try container.encode(value)
+        case .table(let value): try container.encode(value)
         }
     }
 }

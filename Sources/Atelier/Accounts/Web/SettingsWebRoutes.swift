@@ -13,6 +13,7 @@ enum SettingsWebRoutes {
             try await AccountsWebRoutes.render(req, "accounts/delete-account", title: "Delete account")
         }
         signedIn.post("settings", "delete", use: deleteAccount)
+        NotificationSettingsWebRoutes.register(web)
     }
 
     static let timeZones: FormValue = .list(AccountRules.timeZoneIdentifiers)
@@ -29,12 +30,14 @@ enum SettingsWebRoutes {
 
     static func renderSettings(
         _ req: Request, status: HTTPStatus = .ok, values: [String: String]? = nil, errors: [String: String] = [:],
-        formError: String? = nil
+        formError: String? = nil, notificationValues: [String: FormValue] = [:]
     ) async throws -> Response {
         let user = try req.requireWebUser()
+        var extra = try await NotificationSettingsWebRoutes.pageValues(req, user).merging(notificationValues) { $1 }
+        extra["timeZones"] = timeZones
         return try await AccountsWebRoutes.render(
             req, "accounts/settings", title: "Settings", status: status, values: values ?? currentValues(user),
-            errors: errors, formError: formError, extra: ["timeZones": timeZones])
+            errors: errors, formError: formError, extra: extra)
     }
 
     struct ProfileForm: Content {

@@ -20,7 +20,7 @@ enum LowStockAlerts {
                 try await InboxService.record(
                     .init(
                         recipientID: member.$user.id, kind: .lowStock, actorID: nil,
-                        text: "Running low: \(crossing.productTitle), size \(crossing.size).",
+                        message: .lowStock(product: crossing.productTitle, size: crossing.size),
                         link: "atelier://stores/\(store)/stock", webPath: "/portal/stores/\(store)/stock"),
                     on: tx, now: now)
                 recipients.append(member.$user.id)

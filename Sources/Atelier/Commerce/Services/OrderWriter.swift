@@ -103,23 +103,14 @@ enum OrderHistory {
         try await InboxService.record(
             .init(
                 recipientID: customerID, kind: .orderUpdated, actorID: actorID,
-                text: Self.text(order, storeName: storeName), link: "atelier://orders/\(id)", webPath: "/orders/\(id)",
+                message: Self.message(order, storeName: storeName), link: "atelier://orders/\(id)", webPath: "/orders/\(id)",
                 critical: order.state == .readyForPickup),
             on: tx, now: now)
     }
 
-    static func text(_ order: Order, storeName: String) -> String {
-        let name = "Order \(order.number) at \(storeName)"
-        switch order.state {
-        case .pendingPayment: return "\(name) is waiting for your payment."
-        case .placed: return order.fulfilment == Order.Fulfilment.reserve.rawValue ? "\(name): your items are reserved." : "\(name) is placed."
-        case .confirmed: return "\(name) was confirmed by the store."
-        case .readyForPickup: return "\(name) is ready to collect."
-        case .outForDelivery: return "\(name) is on its way."
-        case .completed: return "\(name) is complete. Thank you!"
-        case .cancelled: return "\(name) was cancelled\(order.cancelReason.map { ": \($0)" } ?? ".")"
-        case .expired: return "\(name) expired: it was not collected or paid in time."
-        case .refunded: return "\(name) was refunded."
-        }
+    static func message(_ order: Order, storeName: String) -> NotificationMessage {
+        .orderUpdated(
+            number: order.number, store: storeName, status: order.status,
+            reserved: order.fulfilment == Order.Fulfilment.reserve.rawValue, reason: order.cancelReason)
     }
 }

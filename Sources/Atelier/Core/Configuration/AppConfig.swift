@@ -83,6 +83,17 @@ public struct AppConfig: Sendable {
     public var apns = APNs()
     /// Push to browsers (Web Push with VAPID); off without a key.
     public var webPush = WebPush()
+    /// Push to Android phones through Firebase Cloud Messaging (HTTP v1); off without a service account.
+    public var fcm = FCM()
+
+    public struct FCM: Sendable {
+        /// The Firebase project's service account key file (JSON): project id, client email, RSA key, token endpoint.
+        public var serviceAccountJSON: String?
+        /// FCM's host; tests point it at a local fake.
+        public var baseURL: String = "https://fcm.googleapis.com"
+
+        public var isConfigured: Bool { serviceAccountJSON != nil }
+    }
 
     public struct WebPush: Sendable {
         /// Our VAPID key (P-256), PEM.
@@ -258,6 +269,14 @@ public struct AppConfig: Sendable {
         config.webPush = WebPush(
             vapidPrivateKeyPEM: try value("WEB_PUSH_VAPID_PRIVATE_KEY") ?? value("WEB_PUSH_VAPID_PRIVATE_KEY_FILE").map { try String(contentsOfFile: $0, encoding: .utf8) },
             subject: value("WEB_PUSH_SUBJECT") ?? "mailto:push@atelier.invalid")
+        let fcmVariable = value("FCM_SERVICE_ACCOUNT") != nil ? "FCM_SERVICE_ACCOUNT" : "FCM_SERVICE_ACCOUNT_FILE"
+        config.fcm = FCM(
+            serviceAccountJSON: try value("FCM_SERVICE_ACCOUNT") ?? value("FCM_SERVICE_ACCOUNT_FILE").map { try String(contentsOfFile: $0, encoding: .utf8) },
+            baseURL: (value("FCM_BASE_URL") ?? "https://fcm.googleapis.com").trimmingSuffix("/"))
+        if let json = config.fcm.serviceAccountJSON {
+            // The message names the field at fault, never the file's contents (it holds a private key).
+            do { _ = try FCMServiceAccount(json: json) } catch { throw ConfigError.invalid(fcmVariable, FCMServiceAccount.describe(error)) }
+        }
         guard (0...72).contains(config.feedSpreadHours) else { throw ConfigError.invalid("FEED_SPREAD_HOURS", "\(config.feedSpreadHours)") }
         return config
     }

@@ -4,6 +4,7 @@ import Vapor
 
 /// Builds the whole application: database, migrations, services, middleware, API and web routes.
 public func configure(_ app: Application, config: AppConfig, clock: any AppClock = SystemClock(), mailer: (any Mailer)? = nil) async throws {
+    var config = config
     _ = Observability.registry
     app.http.server.configuration.hostname = config.hostname
     app.http.server.configuration.port = config.port
@@ -15,6 +16,9 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
     Migrations.register(app)
 
     let secrets = try Secrets.load(config: config)
+    // Browsers subscribe with our public key, so without a configured one a key made once and kept
+    // in DATA_DIR lets every installation offer web notifications.
+    if config.webPush.vapidPrivateKeyPEM == nil { config.webPush.vapidPrivateKeyPEM = secrets.vapidPrivateKey }
     let chosenMailer: any Mailer = mailer ?? {
         switch config.mailer {
         case .log: LogMailer(logger: app.logger)
@@ -100,5 +104,8 @@ enum Migrations {
         app.migrations.add(AddPreferenceDefaults())
         app.migrations.add(CreateJobs())
         app.migrations.add(CreatePushDelivery())
+        app.migrations.add(AddNotificationMessages())
+        app.migrations.add(AddMailAlternatives())
+        app.migrations.add(AddWishlistMarks())
     }
 }

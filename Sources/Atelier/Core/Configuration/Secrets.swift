@@ -7,6 +7,9 @@ public struct Secrets: Sendable, Codable {
     public var tokenSigningKey: String
     public var cookieKey: String
     public var urlSigningKey: String
+    /// The VAPID key browsers' push services know us by (PEM). Optional: files written before
+    /// Web Push had none, and get one on the next start.
+    public var vapidPrivateKey: String?
 
     static func load(config: AppConfig) throws -> Secrets {
         let fileManager = FileManager.default
@@ -17,14 +20,22 @@ public struct Secrets: Sendable, Codable {
             secrets = try JSONDecoder().decode(Secrets.self, from: data)
         } else {
             secrets = Secrets(tokenSigningKey: random(), cookieKey: random(), urlSigningKey: random())
-            let data = try JSONEncoder().encode(secrets)
-            guard fileManager.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw ConfigError.invalid("DATA_DIR", "cannot write \(path)")
-            }
+        }
+        if secrets.vapidPrivateKey == nil {
+            secrets.vapidPrivateKey = P256.Signing.PrivateKey().pemRepresentation
+            try write(secrets, to: path)
         }
         if let key = config.tokenSigningKey { secrets.tokenSigningKey = key }
         if let key = config.cookieKey { secrets.cookieKey = key }
         return secrets
+    }
+
+    private static func write(_ secrets: Secrets, to path: String) throws {
+        let data = try JSONEncoder().encode(secrets)
+        let temporary = path + ".new"
+        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
+              rename(temporary, path) == 0
+        else { throw ConfigError.invalid("DATA_DIR", "cannot write \(path)") }
     }
 
     static func random() -> String {

@@ -38,7 +38,7 @@ public final class AtelierServices: Sendable {
     let recurringJobs = ScheduledWork.recurring
     /// Wakes the job runner when a job is committed to run now.
     let jobsWaiting = WakeSignal()
-    /// The push channels (APNs; FCM and Web Push to come) this instance sends through.
+    /// The push channels (APNs, FCM, Web Push) this instance sends through.
     let push: PushChannels
 
     init(

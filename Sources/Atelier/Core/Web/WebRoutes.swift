@@ -4,6 +4,8 @@ import Vapor
 enum WebRoutes {
     static func register(_ app: Application) {
         let web = app.grouped(app.sessions.middleware, WebSessionMiddleware(), CSRFMiddleware())
+        // One-click unsubscribe is POSTed by mail clients, which have no CSRF token.
+        UnsubscribeWebRoutes.register(app.grouped(app.sessions.middleware, WebSessionMiddleware()))
         web.get { req async throws -> View in
             try await req.view.render("core/home", PageContext(req, title: "Atelier"))
         }

@@ -37,6 +37,17 @@ struct JobQueue {
         return !rows.isEmpty
     }
 
+    /// On SQLite one process owns the database, so at its start a job still marked running was
+    /// left by a process that died: it is due again now rather than when its lease would lapse.
+    /// (On PostgreSQL other instances may be running them; their leases decide.)
+    func releaseLeasesOfDeadProcess() async throws {
+        guard sql.dialect.name == "sqlite" else { return }
+        try await sql.raw("""
+            UPDATE \(ident: Job.schema) SET status = \(bind: Job.Status.queued.rawValue), lease_id = NULL, lease_until = NULL, run_at = \(bind: now)
+            WHERE status = \(bind: Job.Status.running.rawValue)
+            """).run()
+    }
+
     /// Whether any job of `kinds` is due or has a lapsed lease (a read, so idle polling takes no
     /// write lock).
     func anyDue(of kinds: [String]) async throws -> Bool {

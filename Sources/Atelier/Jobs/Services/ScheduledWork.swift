@@ -13,6 +13,9 @@ enum ScheduledWork {
             RecurringJobs.every(30, MagazinePublishingJob.self),
             RecurringJobs.every(30, OrderExpiryJob.self),
             RecurringJobs.every(60, OutfitReminderJob.self),
+            RecurringJobs.every(60, NotificationTriggersJob.self),
+            RecurringJobs.every(3600, InactivityNudgeJob.self),
+            RecurringJobs.every(3600, DailyDigestJob.self),
         ])
     }
 
@@ -23,6 +26,12 @@ enum ScheduledWork {
         runner.register(OrderExpiryJob())
         runner.register(OutfitReminderJob())
         runner.register(DeliverPushJob())
+        runner.register(EmailDeliveryJob())
+        runner.register(NotificationTriggersJob())
+        runner.register(InactivityNudgeJob())
+        runner.register(DailyDigestJob())
+        runner.register(MomentStartingJob())
+        runner.register(ReservationExpiringJob())
     }
 
     static let logger = Logger(label: "atelier.jobs")
@@ -79,5 +88,26 @@ struct OutfitReminderJob: JobKind {
 
     func run(_ payload: RecurringSlot, context: JobContext) async throws {
         _ = try await OutfitReminders(db: context.db, services: context.services).sendDue()
+    }
+}
+
+/// Every minute: reminders of moments starting within the hour and warnings of reservations
+/// ending within three (each then a job of its own, scheduled once).
+struct NotificationTriggersJob: JobKind {
+    static let name = "notifications.triggers"
+    static let maxAttempts = 3
+
+    func run(_ payload: RecurringSlot, context: JobContext) async throws {
+        try await MomentStartingReminders(db: context.db, services: context.services).scheduleDue()
+        try await ReservationExpiryWarnings(db: context.db, services: context.services).scheduleDue()
+    }
+}
+
+struct InactivityNudgeJob: JobKind {
+    static let name = "notifications.we-miss-you"
+    static let maxAttempts = 3
+
+    func run(_ payload: RecurringSlot, context: JobContext) async throws {
+        try await InactivityNudges(db: context.db, services: context.services).sendDue()
     }
 }

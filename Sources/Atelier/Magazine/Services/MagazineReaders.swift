@@ -164,7 +164,7 @@ struct MagazineReaders {
         let label = issue.labels[languages.default] ?? "Issue \(issue.number)"
         for userID in try await MagazineSubscription.query(on: tx).all(\.$userID) {
             try await InboxService.record(.init(
-                recipientID: userID, kind: .magazineIssue, actorID: nil, text: "New in the magazine: \(label)",
+                recipientID: userID, kind: .magazineIssue, actorID: nil, message: .magazineIssue(title: label),
                 link: "atelier://magazine/issues/\(path)", webPath: "/magazine/issues/\(path)"), on: tx, now: now)
         }
     }

@@ -24,7 +24,7 @@ struct MembershipService {
         }
         let now = self.now
         let momentPath = momentID.uuidString.lowercased()
-        let text = "\(creator.displayName) invited you to “\(moment.name)”"
+        let message = NotificationMessage.momentInvitation(actor: creator.displayName, moment: moment.name)
         let write: @Sendable (any Database) async throws -> [MomentMember] = { tx in
             let existing = try await MomentMember.query(on: tx).filter(\.$momentID == momentID).filter(\.$userID ~~ wanted).all()
             let known = Set(existing.map(\.userID))
@@ -41,7 +41,7 @@ struct MembershipService {
                 try await member.create(on: tx)
                 result.append(member)
                 try await InboxService.record(.init(
-                    recipientID: userID, kind: .momentInvitation, actorID: creatorID, text: text,
+                    recipientID: userID, kind: .momentInvitation, actorID: creatorID, message: message,
                     link: "atelier://moments/\(momentPath)", webPath: "/moments/\(momentPath)"), on: tx, now: now)
             }
             return result

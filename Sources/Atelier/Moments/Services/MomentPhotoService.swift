@@ -39,7 +39,7 @@ struct MomentPhotoService {
         let services = self.services
         let momentPath = momentID.uuidString.lowercased()
         let photoPath = photo.id!.uuidString.lowercased()
-        let text = "\(author.displayName) added photos to “\(moment.name)”"
+        let message = NotificationMessage.momentPhoto(actor: author.displayName, moment: moment.name)
         let told = try await services.writeTransaction(on: db) { tx -> [UUID] in
             try await photo.create(on: tx)
             try await MediaService(db: tx, services: services).attach(media, ownerType: MomentPhoto.mediaOwnerType, ownerID: photo.id!)
@@ -53,7 +53,7 @@ struct MomentPhotoService {
             let recipients = members.filter { !alreadyTold.contains($0) }
             for recipient in recipients {
                 try await InboxService.record(.init(
-                    recipientID: recipient, kind: .momentPhoto, actorID: authorID, text: text, link: link,
+                    recipientID: recipient, kind: .momentPhoto, actorID: authorID, message: message, link: link,
                     webPath: "/moments/\(momentPath)/photos/\(photoPath)"), on: tx, now: now)
             }
             return recipients

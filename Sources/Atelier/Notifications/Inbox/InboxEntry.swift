@@ -15,6 +15,16 @@ final class InboxEntry: Model, @unchecked Sendable {
         case lowStock
         /// To a person: the outfit they planned for today, at 07:00 in their time zone.
         case outfitReminder
+        /// To joined members: the moment starts within the hour.
+        case momentStarting
+        /// To a shopper: their reservation ends within three hours (critical).
+        case reservationExpiring
+        /// To someone away for 14 days.
+        case weMissYou
+        /// A day's new products from the stores a person follows, in one.
+        case newFromFollowedStores
+        /// A day's wishlist items back in stock or cheaper, in one.
+        case wishlistChanges
     }
 
     @ID(custom: "id", generatedBy: .user) var id: UUID?
@@ -30,6 +40,13 @@ final class InboxEntry: Model, @unchecked Sendable {
     @Field(key: "web_path") var webPath: String
     @Field(key: "created_at") var createdAt: Date
     @OptionalField(key: "read_at") var readAt: Date?
+    /// What `text` says, as data (JSON of `NotificationMessage`), so pushes can say it in their
+    /// device's language. Absent on entries from before, and on admin notices.
+    @OptionalField(key: "message") var messageJSON: String?
+
+    var message: NotificationMessage? {
+        messageJSON.flatMap { try? JSONDecoder().decode(NotificationMessage.self, from: Data($0.utf8)) }
+    }
 
     init() {}
 }
@@ -53,5 +70,16 @@ struct CreateInbox: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         try await database.schema(InboxEntry.schema).delete()
+    }
+}
+
+/// Notifications say what happened as data too (`InboxEntry.message`).
+struct AddNotificationMessages: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(InboxEntry.schema).field("message", .string).update()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(InboxEntry.schema).deleteField("message").update()
     }
 }

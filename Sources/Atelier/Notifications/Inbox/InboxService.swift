@@ -12,12 +12,25 @@ struct InboxService {
         var recipientID: UUID
         var kind: InboxEntry.Kind
         var actorID: UUID?
+        /// Written in the recipient's language when recorded.
+        var message: NotificationMessage?
+        /// The text when there is no message (notices to admins).
         var text: String
         var link: String
         var webPath: String
         /// Security, "order ready", "reservation expiring": pushed through quiet hours and push
         /// opt-outs (notifications.md).
         var critical = false
+
+        init(recipientID: UUID, kind: InboxEntry.Kind, actorID: UUID?, text: String, link: String, webPath: String, critical: Bool = false) {
+            (self.recipientID, self.kind, self.actorID, self.message, self.text) = (recipientID, kind, actorID, nil, text)
+            (self.link, self.webPath, self.critical) = (link, webPath, critical)
+        }
+
+        init(recipientID: UUID, kind: InboxEntry.Kind, actorID: UUID?, message: NotificationMessage, link: String, webPath: String, critical: Bool = false) {
+            (self.recipientID, self.kind, self.actorID, self.message, self.text) = (recipientID, kind, actorID, message, message.text(in: .en))
+            (self.link, self.webPath, self.critical) = (link, webPath, critical)
+        }
     }
 
     /// Writes `draft` on `tx` (the caller's transaction), with its pushes (PushPlanner): the outbox
@@ -29,13 +42,23 @@ struct InboxService {
         entry.recipientID = draft.recipientID
         entry.kind = draft.kind.rawValue
         entry.actorID = draft.actorID
-        entry.text = String(draft.text.prefix(300))
+        var text = draft.text
+        if let message = draft.message {
+            let locale = try await (tx as! any SQLDatabase).select().column("locale").from(User.schema)
+                .where("id", .equal, draft.recipientID).first(decoding: LocaleRow.self)?.locale
+            text = message.text(in: NotificationLanguage(locale: locale))
+            entry.messageJSON = String(decoding: try JSONEncoder().encode(message), as: UTF8.self)
+        }
+        entry.text = String(text.prefix(300))
         entry.link = draft.link
         entry.webPath = draft.webPath
         entry.createdAt = now
         try await entry.create(on: tx)
         try await PushPlanner.plan(entry, critical: draft.critical, on: tx, now: now)
+        try await EmailPlanner.plan(entry, kind: draft.kind, on: tx, now: now)
     }
+
+    private struct LocaleRow: Decodable { var locale: String }
 
     /// Tells the recipient's open live sockets that their inbox changed (`notification.created` on
     /// their `inbox` channel). Called after the transaction that recorded the entry committed; an

@@ -11,6 +11,8 @@ final class OutboxMail: Model, @unchecked Sendable {
     @Field(key: "recipient") var recipient: String
     @Field(key: "subject") var subject: String
     @Field(key: "body_text") var bodyText: String
+    @OptionalField(key: "body_html") var bodyHTML: String?
+    @OptionalField(key: "unsubscribe_url") var unsubscribeURL: String?
     @Field(key: "attempts") var attempts: Int
     @Field(key: "next_attempt_at") var nextAttemptAt: Date
     @OptionalField(key: "sent_at") var sentAt: Date?
@@ -25,6 +27,8 @@ final class OutboxMail: Model, @unchecked Sendable {
         self.recipient = mail.to
         self.subject = mail.subject
         self.bodyText = mail.text
+        self.bodyHTML = mail.html
+        self.unsubscribeURL = mail.unsubscribeURL
         self.attempts = 0
         self.nextAttemptAt = now
         self.createdAt = now
@@ -49,6 +53,19 @@ struct CreateMailOutbox: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         try await database.schema(OutboxMail.schema).delete()
+    }
+}
+
+/// Mail with an HTML part and a one-click unsubscribe link (notification email).
+struct AddMailAlternatives: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(OutboxMail.schema).field("body_html", .string).update()
+        try await database.schema(OutboxMail.schema).field("unsubscribe_url", .string).update()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(OutboxMail.schema).deleteField("unsubscribe_url").update()
+        try await database.schema(OutboxMail.schema).deleteField("body_html").update()
     }
 }
 
@@ -91,7 +108,7 @@ final class MailOutbox: Sendable {
         for row in due {
             row.attempts += 1
             do {
-                try await mailer.send(Mail(to: row.recipient, subject: row.subject, text: row.bodyText))
+                try await mailer.send(Mail(to: row.recipient, subject: row.subject, text: row.bodyText, html: row.bodyHTML, unsubscribeURL: row.unsubscribeURL))
                 row.sentAt = clock.now()
                 row.lastError = nil
                 sent += 1

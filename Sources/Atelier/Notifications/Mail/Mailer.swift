@@ -4,11 +4,17 @@ public struct Mail: Sendable, Equatable, Codable {
     public var to: String
     public var subject: String
     public var text: String
+    /// The same message as HTML, sent beside the text (multipart/alternative).
+    public var html: String?
+    /// A one-click unsubscribe URL (RFC 8058) for mail people chose to get (digests, notifications).
+    public var unsubscribeURL: String?
 
-    public init(to: String, subject: String, text: String) {
+    public init(to: String, subject: String, text: String, html: String? = nil, unsubscribeURL: String? = nil) {
         self.to = to
         self.subject = subject
         self.text = text
+        self.html = html
+        self.unsubscribeURL = unsubscribeURL
     }
 }
 

@@ -1,20 +1,35 @@
 import Foundation
 
-/// Renders a `Mail` as an RFC 5322 message with a base64 UTF-8 text body.
+/// Renders a `Mail` as an RFC 5322 message: a base64 UTF-8 text body, or text and HTML as
+/// multipart/alternative; with `List-Unsubscribe` and `List-Unsubscribe-Post` (RFC 8058) when the
+/// mail has an unsubscribe link.
 enum SMTPMessage {
     static func render(_ mail: Mail, from: String, now: Date, messageIDDomain: String) -> String {
-        let body = Data(mail.text.utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
-        let headers = [
+        var headers = [
             "From: \(from)",
             "To: \(mail.to)",
             "Subject: \(encodeHeader(mail.subject))",
             "Date: \(rfc5322Date(now))",
             "Message-ID: <\(UUID().uuidString.lowercased())@\(messageIDDomain)>",
             "MIME-Version: 1.0",
-            "Content-Type: text/plain; charset=utf-8",
-            "Content-Transfer-Encoding: base64",
         ]
-        return headers.joined(separator: "\r\n") + "\r\n\r\n" + body + "\r\n"
+        if let unsubscribe = mail.unsubscribeURL {
+            headers += ["List-Unsubscribe: <\(unsubscribe)>", "List-Unsubscribe-Post: List-Unsubscribe=One-Click"]
+        }
+        guard let html = mail.html else {
+            headers += ["Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: base64"]
+            return headers.joined(separator: "\r\n") + "\r\n\r\n" + base64Body(mail.text) + "\r\n"
+        }
+        let boundary = "atelier-" + UUID().uuidString.lowercased()
+        headers.append("Content-Type: multipart/alternative; boundary=\"\(boundary)\"")
+        let parts = [("text/plain", mail.text), ("text/html", html)].map { type, content in
+            "--\(boundary)\r\nContent-Type: \(type); charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n\(base64Body(content))\r\n"
+        }
+        return headers.joined(separator: "\r\n") + "\r\n\r\n" + parts.joined() + "--\(boundary)--\r\n"
+    }
+
+    private static func base64Body(_ text: String) -> String {
+        Data(text.utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
     }
 
     /// RFC 2047 encoded-word when the header is not plain ASCII.

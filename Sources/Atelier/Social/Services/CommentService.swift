@@ -25,7 +25,7 @@ struct CommentService {
             try await comment.create(on: tx)
             try await InboxService.record(.init(
                 recipientID: post.authorID, kind: .comment, actorID: comment.authorID,
-                text: "\(author.displayName) commented on your outfit: “\(excerpt)”",
+                message: .comment(actor: author.displayName, excerpt: excerpt),
                 link: "atelier://posts/\(postPath)", webPath: "/posts/\(postPath)#comments"), on: tx, now: now)
         }
         await InboxService.announce(.comment, to: post.authorID, by: comment.authorID, live: services.live)

@@ -48,7 +48,7 @@ struct FriendService {
             if !inserted.isEmpty {
                 try await InboxService.record(.init(
                     recipientID: recipientID, kind: .friendRequest, actorID: senderID,
-                    text: "\(sender.displayName) sent you a friend request.",
+                    message: .friendRequest(actor: sender.displayName),
                     link: "atelier://friends/requests", webPath: "/friends"), on: tx, now: now)
             }
             return .requested
@@ -149,7 +149,7 @@ struct FriendService {
 
     private static func accepted(by accepter: User, notifying userID: UUID) -> InboxService.Draft {
         .init(recipientID: userID, kind: .friendAccepted, actorID: accepter.id,
-              text: "\(accepter.displayName) accepted your friend request.",
+              message: .friendAccepted(actor: accepter.displayName),
               link: "atelier://users/\(accepter.id!.uuidString.lowercased())",
               webPath: "/people/\(accepter.id!.uuidString.lowercased())")
     }

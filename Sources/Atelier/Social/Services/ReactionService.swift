@@ -63,7 +63,7 @@ struct ReactionService {
             } else {
                 try await InboxService.record(.init(
                     recipientID: post.authorID, kind: .reaction, actorID: userID,
-                    text: "\(user.displayName) reacted \(kind.emoji) to your outfit.",
+                    message: .reaction(actor: user.displayName, emoji: kind.emoji),
                     link: "atelier://posts/\(postID.uuidString.lowercased())", webPath: "/posts/\(postID.uuidString.lowercased())"),
                     on: tx, now: now)
             }

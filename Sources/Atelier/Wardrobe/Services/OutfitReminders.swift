@@ -35,7 +35,7 @@ struct OutfitReminders {
             guard calendar.component(.hour, from: now) >= Self.hour else { continue }
             let planID = try plan.requireID()
             let outfitID = try outfit.requireID()
-            let text = plan.note.isEmpty ? "Today's outfit: \(outfit.name)." : "Today's outfit: \(outfit.name), for \(plan.note)."
+            let message = NotificationMessage.outfitReminder(outfit: outfit.name, note: plan.note)
             let recorded = try await services.writeTransaction(on: db) { tx -> Bool in
                 let claimed = try await (tx as! any SQLDatabase).raw("""
                     UPDATE \(ident: OutfitPlan.schema) SET reminded_at = \(bind: now)
@@ -43,7 +43,7 @@ struct OutfitReminders {
                     """).all()
                 guard !claimed.isEmpty else { return false }
                 try await InboxService.record(.init(
-                    recipientID: plan.ownerID, kind: .outfitReminder, actorID: nil, text: text,
+                    recipientID: plan.ownerID, kind: .outfitReminder, actorID: nil, message: message,
                     link: "atelier://outfits/\(outfitID.idString)", webPath: "/outfits/\(outfitID.idString)"), on: tx, now: now)
                 return true
             }

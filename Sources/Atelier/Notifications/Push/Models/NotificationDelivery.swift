@@ -8,7 +8,7 @@ final class NotificationDelivery: Model, @unchecked Sendable {
     static let schema = "notification_deliveries"
 
     enum Status: String, Sendable, CaseIterable { case queued, deferred, sending, sent, failed, notSent }
-    enum Reason: String, Sendable { case optedOut, noDevice, quietHours, unregistered, badDeviceToken, rejected, gaveUp }
+    enum Reason: String, Sendable { case optedOut, noDevice, noEmail, quietHours, unregistered, badDeviceToken, rejected, gaveUp }
 
     @ID(custom: "id", generatedBy: .user) var id: UUID?
     @Field(key: "user_id") var userID: UUID
@@ -51,6 +51,28 @@ final class NotificationPreference: Model, @unchecked Sendable {
     @Field(key: "enabled") var enabled: Bool
 
     init() {}
+}
+
+extension NotificationDelivery {
+    /// A delivery of `entry` on `channel` that sends at once (email) or never (`notSent`).
+    convenience init(of entry: InboxEntry, kind: InboxEntry.Kind, channel: String, status: Status, reason: Reason?, now: Date) {
+        self.init()
+        id = .v7(at: now)
+        userID = entry.recipientID
+        inboxEntryID = entry.id!
+        self.kind = kind.rawValue
+        self.channel = channel
+        self.status = status.rawValue
+        self.reason = reason?.rawValue
+        text = entry.text
+        link = entry.link
+        critical = false
+        eventCount = 1
+        deliverAt = now
+        attempts = 0
+        createdAt = now
+        updatedAt = now
+    }
 }
 
 /// A person's quiet hours: a daily window in their chosen time zone (it may wrap midnight).

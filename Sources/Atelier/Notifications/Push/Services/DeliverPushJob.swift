@@ -40,10 +40,15 @@ struct DeliverPushJob: JobKind {
             return try await finish(delivery, .failed, reason: "the \(device.platform) channel is not configured", db: db, now: now)
         }
         let badge = try await InboxService(db: db, clock: context.services.clock).unreadCount(for: delivery.userID)
+        let entry = try await InboxEntry.find(delivery.inboxEntryID, on: db)
+        var locale = device.locale
+        if locale == nil { locale = try await User.find(delivery.userID, on: db)?.locale }
+        let language = NotificationLanguage(locale: locale)
         let message = PushMessage(
             kind: delivery.kind,
-            text: PushText.grouped(kind: delivery.kind, firstActor: delivery.actorName, count: delivery.eventCount, single: delivery.text),
-            link: delivery.link, badge: badge, collapseID: delivery.groupKey.map(Self.collapseID))
+            text: PushText.text(of: delivery, message: entry?.message, in: language),
+            link: delivery.link, badge: badge, collapseID: delivery.groupKey.map(Self.collapseID),
+            webPath: device.platform == "webpush" ? entry?.webPath : nil)
         let result = try await sender.send(message, to: PushTarget(
             platform: device.platform, token: device.token, apnsEnvironment: device.apnsEnvironment, bundleID: device.bundleID,
             webPushP256dh: device.webPushP256dh, webPushAuth: device.webPushAuth, registeredAt: device.updatedAt))

@@ -9,14 +9,22 @@ import Vapor
 final class PushChannels: Sendable {
     let apns: (any PushSender)?
     let webPush: WebPushClient?
+    let fcm: FCMClient?
     private let http: HTTPClient?
     /// Senders put in place of the configured ones (tests' recording fakes).
     private let replaced = NIOLockedValueBox<[String: any PushSender]>([:])
 
     init(config: AppConfig, clock: any AppClock) throws {
-        guard config.apns.isConfigured || config.webPush.isConfigured else {
-            (apns, webPush, http) = (nil, nil, nil)
+        guard config.apns.isConfigured || config.webPush.isConfigured || config.fcm.isConfigured else {
+            (apns, webPush, fcm, http) = (nil, nil, nil, nil)
             return
+        }
+        // Parsed before the client exists: a bad key file must not leave a client running.
+        let fcmAccount: FCMServiceAccount?
+        do {
+            fcmAccount = try config.fcm.serviceAccountJSON.map { try FCMServiceAccount(json: $0) }
+        } catch {
+            throw ConfigError.invalid("FCM_SERVICE_ACCOUNT", FCMServiceAccount.describe(error))
         }
         var tls = TLSConfiguration.makeClientConfiguration()
         if let roots = config.apns.trustedRootsPEM {
@@ -37,6 +45,13 @@ final class PushChannels: Sendable {
         } else {
             webPush = nil
         }
+        if let fcmAccount {
+            fcm = FCMClient(
+                http: http, token: try FCMAccessToken(account: fcmAccount, http: http, clock: clock), projectID: fcmAccount.projectID,
+                baseURL: config.fcm.baseURL)
+        } else {
+            fcm = nil
+        }
     }
 
     func sender(for platform: String) -> (any PushSender)? {
@@ -44,6 +59,7 @@ final class PushChannels: Sendable {
         switch platform {
         case "apns": return apns
         case "webpush": return webPush
+        case "fcm": return fcm
         default: return nil
         }
     }

@@ -10,6 +10,8 @@ struct PushMessage: Sendable, Equatable {
     var badge: Int
     /// Pushes with one collapse id replace each other on the device (a group's latest count).
     var collapseID: String?
+    /// The same place on the web, for browsers (`/posts/{id}`).
+    var webPath: String? = nil
 }
 
 /// Where a push goes: a registered device.

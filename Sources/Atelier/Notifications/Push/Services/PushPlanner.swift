@@ -57,22 +57,7 @@ enum PushPlanner {
     }
 
     private static func unsent(_ entry: InboxEntry, kind: InboxEntry.Kind, reason: NotificationDelivery.Reason, on tx: any Database, now: Date) async throws {
-        let delivery = NotificationDelivery()
-        delivery.id = .v7(at: now)
-        delivery.userID = entry.recipientID
-        delivery.inboxEntryID = entry.id!
-        delivery.kind = kind.rawValue
-        delivery.channel = "push"
-        delivery.status = NotificationDelivery.Status.notSent.rawValue
-        delivery.reason = reason.rawValue
-        delivery.text = entry.text
-        delivery.link = entry.link
-        delivery.critical = false
-        delivery.eventCount = 1
-        delivery.deliverAt = now
-        delivery.attempts = 0
-        delivery.createdAt = now
-        delivery.updatedAt = now
+        let delivery = NotificationDelivery(of: entry, kind: kind, channel: "push", status: .notSent, reason: reason, now: now)
         try await delivery.create(on: tx)
         PushMetrics.count(channel: "push", outcome: reason.rawValue)
     }

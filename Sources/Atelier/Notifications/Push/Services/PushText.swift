@@ -1,16 +1,14 @@
 import Foundation
 
-/// The words of a grouped push: "Ana and 9 others reacted to your outfit."
+/// The words of a push in its device's language: the entry's message, or for a burst of one kind
+/// on one thing, "Ana and 9 others reacted to your outfit."
 enum PushText {
-    static func grouped(kind: String, firstActor: String?, count: Int, single: String) -> String {
-        guard count > 1, let actor = firstActor else { return single }
-        let others = count - 1
-        let who = "\(actor) and \(others) \(others == 1 ? "other" : "others")"
-        switch InboxEntry.Kind(rawValue: kind) {
-        case .reaction: return "\(who) reacted to your outfit."
-        case .comment: return "\(who) commented on your post."
-        case .momentPhoto: return "\(who) added photos to a moment."
-        default: return single
+    static func text(of delivery: NotificationDelivery, message: NotificationMessage?, in language: NotificationLanguage) -> String {
+        guard let message else { return delivery.text }  // entries without a message (admin notices)
+        if delivery.eventCount > 1, let first = delivery.actorName,
+           let grouped = message.grouped(firstActor: first, count: delivery.eventCount, in: language) {
+            return grouped
         }
+        return message.text(in: language)
     }
 }

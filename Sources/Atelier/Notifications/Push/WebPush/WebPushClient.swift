@@ -17,9 +17,12 @@ struct WebPushClient: PushSender {
               let p256dh = target.webPushP256dh.flatMap({ Base64URL.bytes($0, maxLength: 200) }),
               let auth = target.webPushAuth.flatMap({ Base64URL.bytes($0, maxLength: 100) })
         else { return .badToken(reason: "the subscription is incomplete") }
-        let json = try JSONSerialization.data(
-            withJSONObject: ["title": "Atelier", "body": message.text, "link": message.link, "kind": message.kind, "badge": message.badge],
-            options: [.sortedKeys])
+        var fields: [String: Any] = [
+            "title": "Atelier", "body": message.text, "link": message.link, "url": message.webPath ?? "/notifications",
+            "kind": message.kind, "badge": message.badge,
+        ]
+        if let topic = message.collapseID { fields["topic"] = topic }
+        let json = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
         let body: Data
         do {
             body = try WebPushEncryption.encrypt(json, p256dh: p256dh, auth: auth)
