@@ -2,29 +2,18 @@ import Fluent
 import NIOConcurrencyHelpers
 import Vapor
 
-/// In-process background loops (mail outbox delivery, clean-up), started with the app and
+/// In-process background loops (the job queue, counters, backups, closet images), started with the app and
 /// cancelled on shutdown.
 final class BackgroundWorkers: LifecycleHandler {
     private let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
 
     func didBootAsync(_ app: Application) async throws {
-        let outbox = app.atelier.mailOutbox
         let clock = app.atelier.clock
         let db = app.db
         let logger = app.logger
-        let delivery = Task {
-            while !Task.isCancelled {
-                do {
-                    try await outbox.deliverAllDue(on: db)
-                } catch {
-                    logger.error("Mail outbox delivery failed: \(String(reflecting: error))")
-                }
-                try? await Task.sleep(for: .milliseconds(500))
-            }
-        }
         let services = app.atelier
-        // Everything on a timetable or deferred (housekeeping, re-draws, publishing, expiries,
-        // reminders) is a job in the database; woken when a job is committed, else every second.
+        // Everything on a timetable or deferred (mail, pushes, housekeeping, re-draws, publishing,
+        // expiries, reminders) is a job in the database; woken when a job is committed, else every second.
         let jobs = Task {
             do {
                 try await JobQueue(db: db, services: services).releaseLeasesOfDeadProcess()
@@ -74,7 +63,7 @@ final class BackgroundWorkers: LifecycleHandler {
                 await services.wardrobeImages.wait(upTo: .seconds(30))
             }
         }
-        tasks.withLockedValue { $0 = [delivery, jobs, counters, backups, wardrobe] }
+        tasks.withLockedValue { $0 = [jobs, counters, backups, wardrobe] }
     }
 
     func shutdownAsync(_ app: Application) async {

@@ -58,9 +58,9 @@ final class TestApp: Sendable {
         try await test.shutdown()
     }
 
-    /// Delivers the mail outbox now (the background worker is off in tests).
+    /// Runs the due jobs now, the outbox's mail among them (the background worker is off in tests).
     func deliverMail() async throws {
-        try await app.atelier.mailOutbox.deliverAllDue(on: app.db)
+        try await app.atelier.jobs.drain(db: app.db, services: app.atelier)
     }
 }
 

@@ -30,7 +30,7 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
         accessTokens: await AccessTokenIssuer(secret: secrets.tokenSigningKey, clock: clock),
         rateLimiter: RateLimiter(clock: clock),
         passwordHasher: try PasswordHasher(cost: config.passwordHashCost),
-        mailOutbox: MailOutbox(mailer: chosenMailer, clock: clock, logger: app.logger),
+        mailOutbox: MailOutbox(mailer: chosenMailer, clock: clock),
         socialVerifier: SocialTokenVerifier(config: config, clock: clock),
         media: try MediaSetup.library(app, config: config, secrets: secrets),
         catalogCounters: CatalogCounters(clock: clock),
@@ -107,5 +107,6 @@ enum Migrations {
         app.migrations.add(AddNotificationMessages())
         app.migrations.add(AddMailAlternatives())
         app.migrations.add(AddWishlistMarks())
+        app.migrations.add(QueueUnsentMail())
     }
 }

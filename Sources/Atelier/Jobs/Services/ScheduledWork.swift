@@ -27,6 +27,7 @@ enum ScheduledWork {
         runner.register(OutfitReminderJob())
         runner.register(DeliverPushJob())
         runner.register(EmailDeliveryJob())
+        runner.register(SendMailJob())
         runner.register(NotificationTriggersJob())
         runner.register(InactivityNudgeJob())
         runner.register(DailyDigestJob())

@@ -69,62 +69,71 @@ struct AddMailAlternatives: AsyncMigration {
     }
 }
 
-final class MailOutbox: Sendable {
-    static let maxAttempts = 8
+/// Mail written before mail went through the job queue gets its job.
+struct QueueUnsentMail: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        let now = Date()
+        for row in try await OutboxMail.query(on: database).filter(\.$sentAt == nil).filter(\.$failedAt == nil).all() {
+            let id = try row.requireID()
+            try await JobQueue.enqueue(SendMailJob.self, .init(mailID: id), key: "mail:\(id.idString)", runAt: now, on: database, now: now)
+        }
+    }
 
+    func revert(on database: any Database) async throws {}
+}
+
+/// Mail waits in `mail_outbox`; each row has a `mail.send` job committed with it, so mail goes
+/// through the one job queue: once across instances, retried with backoff, kept as failed after
+/// the last attempt.
+final class MailOutbox: Sendable {
     let mailer: any Mailer
     private let clock: any AppClock
-    private let logger: Logger
 
-    init(mailer: any Mailer, clock: any AppClock, logger: Logger) {
+    init(mailer: any Mailer, clock: any AppClock) {
         self.mailer = mailer
         self.clock = clock
-        self.logger = logger
     }
 
+    /// Writes `mail` and its job on `database` (the caller's transaction).
     func enqueue(_ mail: Mail, on database: any Database) async throws {
-        try await OutboxMail(mail: mail, now: clock.now()).create(on: database)
+        let now = clock.now()
+        let row = OutboxMail(mail: mail, now: now)
+        try await row.create(on: database)
+        let id = try row.requireID()
+        try await JobQueue.enqueue(SendMailJob.self, .init(mailID: id), key: "mail:\(id.idString)", runAt: now, on: database, now: now)
     }
+}
 
-    /// Sends everything that is due, batch after batch; returns how many were sent.
-    @discardableResult
-    func deliverAllDue(on database: any Database, batchSize: Int = 20) async throws -> Int {
-        var total = 0
-        while true {
-            let (attempted, sent) = try await deliverBatch(on: database, limit: batchSize)
-            total += sent
-            if attempted < batchSize { return total }
+/// Sends one mail of the outbox.
+struct SendMailJob: JobKind {
+    struct Payload: Codable, Sendable { var mailID: UUID }
+    static let name = "mail.send"
+    static let maxAttempts = 8
+
+    private static let logger = Logger(label: "atelier.mail")
+
+    func run(_ payload: Payload, context: JobContext) async throws {
+        let now = context.services.clock.now()
+        guard let row = try await OutboxMail.find(payload.mailID, on: context.db), row.sentAt == nil, row.failedAt == nil else {
+            return try await context.finish { _ in }
         }
-    }
-
-    /// Sends one batch of what is due; returns how many were tried and sent. Failures back off exponentially
-    /// (30 s, 1 min, 2 min, …) and are kept as failed after the last attempt.
-    private func deliverBatch(on database: any Database, limit: Int) async throws -> (attempted: Int, sent: Int) {
-        let due = try await OutboxMail.query(on: database)
-            .filter(\.$sentAt == nil).filter(\.$failedAt == nil)
-            .filter(\.$nextAttemptAt <= clock.now())
-            .sort(\.$nextAttemptAt).limit(limit).all()
-        var sent = 0
-        for row in due {
-            row.attempts += 1
-            do {
-                try await mailer.send(Mail(to: row.recipient, subject: row.subject, text: row.bodyText, html: row.bodyHTML, unsubscribeURL: row.unsubscribeURL))
-                row.sentAt = clock.now()
-                row.lastError = nil
-                sent += 1
-            } catch {
-                row.lastError = String(describing: error)
-                if row.attempts >= Self.maxAttempts {
-                    row.failedAt = clock.now()
-                    logger.error("Mail \(row.id?.uuidString ?? "?") failed for good: \(error)")
-                } else {
-                    let delay = 30 * pow(2, Double(row.attempts - 1))
-                    row.nextAttemptAt = clock.now().addingTimeInterval(delay)
-                    logger.warning("Mail \(row.id?.uuidString ?? "?") attempt \(row.attempts) failed: \(error)")
-                }
+        row.attempts += 1
+        do {
+            try await context.services.mailOutbox.mailer.send(Mail(
+                to: row.recipient, subject: row.subject, text: row.bodyText, html: row.bodyHTML, unsubscribeURL: row.unsubscribeURL))
+        } catch {
+            row.lastError = String(describing: error)
+            if context.attempt >= Self.maxAttempts {
+                row.failedAt = now
+                Self.logger.error("Mail \(payload.mailID.idString) failed for good: \(error)")
+            } else {
+                Self.logger.warning("Mail \(payload.mailID.idString) attempt \(row.attempts) failed: \(error)")
             }
-            try await row.save(on: database)
+            try await row.save(on: context.db)
+            throw error
         }
-        return (due.count, sent)
+        row.sentAt = now
+        row.lastError = nil
+        try await context.finish { tx in try await row.save(on: tx) }
     }
 }

@@ -49,9 +49,18 @@ struct DeliverPushJob: JobKind {
             text: PushText.text(of: delivery, message: entry?.message, in: language),
             link: delivery.link, badge: badge, collapseID: delivery.groupKey.map(Self.collapseID),
             webPath: device.platform == "webpush" ? entry?.webPath : nil)
-        let result = try await sender.send(message, to: PushTarget(
+        let target = PushTarget(
             platform: device.platform, token: device.token, apnsEnvironment: device.apnsEnvironment, bundleID: device.bundleID,
-            webPushP256dh: device.webPushP256dh, webPushAuth: device.webPushAuth, registeredAt: device.updatedAt))
+            webPushP256dh: device.webPushP256dh, webPushAuth: device.webPushAuth, registeredAt: device.updatedAt)
+        let result: PushResult
+        do {
+            result = try await sender.send(message, to: target)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // The provider could not be reached: a retry like a 5xx, and after the last one the delivery says so.
+            result = .retry(after: nil, reason: "unreachable: \(String(describing: error).prefix(160))")
+        }
 
         switch result {
         case .sent:

@@ -26,31 +26,30 @@ final class PushChannels: Sendable {
         } catch {
             throw ConfigError.invalid("FCM_SERVICE_ACCOUNT", FCMServiceAccount.describe(error))
         }
+        // Keys and roots are read before the client exists too: one that does not load stops start-up
+        // without leaving a client that was never shut down.
         var tls = TLSConfiguration.makeClientConfiguration()
         if let roots = config.apns.trustedRootsPEM {
             tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMBytes(Array(roots.utf8)))]
         }
+        let settings = config.apns
+        let apnsToken = try settings.teamID.flatMap { teamID in
+            try settings.keyID.flatMap { keyID in
+                try settings.privateKeyPEM.map { try APNSProviderToken(teamID: teamID, keyID: keyID, privateKeyPEM: $0, clock: clock) }
+            }
+        }
+        let vapid = try config.webPush.vapidPrivateKeyPEM.map { try VAPIDSigner(privateKeyPEM: $0, subject: config.webPush.subject, clock: clock) }
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(tlsConfiguration: tls))
         self.http = http
-        let settings = config.apns
-        if let teamID = settings.teamID, let keyID = settings.keyID, let key = settings.privateKeyPEM {
-            apns = APNSClient(
-                http: http, token: try APNSProviderToken(teamID: teamID, keyID: keyID, privateKeyPEM: key, clock: clock),
-                baseURL: settings.baseURL, defaultTopic: settings.topic)
-        } else {
-            apns = nil
-        }
-        if let vapid = config.webPush.vapidPrivateKeyPEM {
-            webPush = WebPushClient(http: http, vapid: try VAPIDSigner(privateKeyPEM: vapid, subject: config.webPush.subject, clock: clock))
-        } else {
-            webPush = nil
-        }
-        if let fcmAccount {
-            fcm = FCMClient(
-                http: http, token: try FCMAccessToken(account: fcmAccount, http: http, clock: clock), projectID: fcmAccount.projectID,
-                baseURL: config.fcm.baseURL)
-        } else {
-            fcm = nil
+        apns = apnsToken.map { APNSClient(http: http, token: $0, baseURL: settings.baseURL, defaultTopic: settings.topic) }
+        webPush = vapid.map { WebPushClient(http: http, vapid: $0) }
+        do {
+            fcm = try fcmAccount.map {
+                FCMClient(http: http, token: try FCMAccessToken(account: $0, http: http, clock: clock), projectID: $0.projectID, baseURL: config.fcm.baseURL)
+            }
+        } catch {
+            try? http.syncShutdown()
+            throw error
         }
     }
 
