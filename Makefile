@@ -9,6 +9,7 @@
 #   make test-browser    Selenium tests in headless Chromium
 #   make test-contract   schemathesis against a local server
 #   make test-faults     the fault suite: kill -9, SIGTERM, PostgreSQL stopped, read-only media
+#   make test-cluster    scripts/cluster (3 instances, HAProxy, PostgreSQL primary + replica, S3) under test
 #
 # CONFIG=release make build / run builds with optimisations.
 
@@ -18,7 +19,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := .build/$(CONFIG)/atelier
 
-.PHONY: all deps build bin run venv test test-integration test-postgres test-s3 test-faults \
+.PHONY: all deps build bin run venv test test-integration test-postgres test-s3 test-faults test-cluster \
         test-browser test-contract clean-venv
 
 all: build
@@ -80,3 +81,6 @@ test-contract: venv bin
 # PostgreSQL and of a writable media folder (tests/faults/README.md).
 test-faults: venv bin
 	$(VENV)/bin/pytest -c tests/faults/pytest.ini tests/faults -q
+
+test-cluster: venv bin
+	$(VENV)/bin/pytest -c tests/cluster/pytest.ini tests/cluster -q

@@ -4,6 +4,7 @@
 #   scripts/install-deps.sh            build/run/test dependencies
 #   scripts/install-deps.sh browser    + headless Chromium and its driver (browser tests)
 #   scripts/install-deps.sh postgres   + PostgreSQL server (scale-out tests)
+#   scripts/install-deps.sh cluster    + HAProxy (scripts/cluster)
 #
 # Several groups may be given at once. The Swift toolchain itself is not a
 # Debian package; it is expected on PATH.
@@ -26,6 +27,7 @@ BASE_PACKAGES=(
 )
 BROWSER_PACKAGES=(chromium chromium-driver)
 POSTGRES_PACKAGES=(postgresql)
+CLUSTER_PACKAGES=(haproxy)
 
 wanted=("${BASE_PACKAGES[@]}")
 for group in "$@"; do
@@ -33,7 +35,8 @@ for group in "$@"; do
     base) ;;
     browser) wanted+=("${BROWSER_PACKAGES[@]}") ;;
     postgres) wanted+=("${POSTGRES_PACKAGES[@]}") ;;
-    *) echo "install-deps: unknown group '$group' (known: base, browser, postgres)" >&2; exit 2 ;;
+    cluster) wanted+=("${CLUSTER_PACKAGES[@]}") ;;
+    *) echo "install-deps: unknown group '$group' (known: base, browser, postgres, cluster)" >&2; exit 2 ;;
   esac
 done
 

@@ -139,7 +139,7 @@ struct LiveChannelTests {
 
 @Suite("Live sockets at shutdown")
 struct LiveShutdownTests {
-    @Test("shutdown closes open live sockets with 1001 at once instead of waiting out the drain")
+    @Test("shutdown closes open live sockets with 1012 (service restart) at once instead of waiting out the drain")
     func closedAtShutdown() async throws {
         try await TestApp.with { t in
             let ana = try await t.signUp(name: "Ana")
@@ -155,7 +155,7 @@ struct LiveShutdownTests {
             await RequestDrain().shutdownAsync(t.app)  // what SIGTERM runs first
             #expect(Date().timeIntervalSince(started) < 5, "the drain waited for the live socket (SHUTDOWN_DRAIN_SECONDS is 10 here)")
             try await live.socket.onClose.get()
-            #expect(live.socket.closeCode == .goingAway)
+            #expect(live.socket.closeCode == LiveSocketRegistry.serviceRestart)
         }
     }
 }

@@ -26,7 +26,7 @@ extension APIHandler {
     func refreshSession(_ input: Operations.RefreshSession.Input) async throws -> Operations.RefreshSession.Output {
         let req = try request()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        try services.rateLimiter.hit("refresh:ip:\(req.clientAddress)", AccountRateLimits.refreshesPerAddress)
+        try await services.rateLimiter.hit("refresh:ip:\(req.clientAddress)", AccountRateLimits.refreshesPerAddress)
         let (user, session) = try await SessionService(db: req.db, services: services).refresh(body.refreshToken)
         return .ok(.init(body: .json(.init(user, session))))
     }
@@ -47,7 +47,7 @@ extension APIHandler {
     func socialSignIn(_ input: Operations.SocialSignIn.Input) async throws -> Operations.SocialSignIn.Output {
         let req = try request()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        try services.rateLimiter.hit("social:ip:\(req.clientAddress)", AccountRateLimits.signUpsPerAddress)
+        try await services.rateLimiter.hit("social:ip:\(req.clientAddress)", AccountRateLimits.signUpsPerAddress)
         let provider = SocialTokenVerifier.Provider(rawValue: body.provider.rawValue)!
         let result = try await SocialSignInService(db: req.db, services: services)
             .signIn(provider: provider, idToken: body.idToken, nonce: body.nonce, displayName: body.displayName)
@@ -73,7 +73,7 @@ extension APIHandler {
     func confirmPasswordReset(_ input: Operations.ConfirmPasswordReset.Input) async throws -> Operations.ConfirmPasswordReset.Output {
         let req = try request()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        try services.rateLimiter.hit("reset-confirm:ip:\(req.clientAddress)", AccountRateLimits.resetsPerAddress)
+        try await services.rateLimiter.hit("reset-confirm:ip:\(req.clientAddress)", AccountRateLimits.resetsPerAddress)
         try await AccountService(db: req.db, services: services).confirmPasswordReset(token: body.token, newPassword: body.password)
         return .noContent(.init())
     }

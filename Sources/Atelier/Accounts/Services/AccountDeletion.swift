@@ -42,7 +42,7 @@ struct AccountDeletion {
         }
         let mediaService = MediaService(db: db, services: services)
         for media in personalMedia { try await mediaService.removeFilesOfDeletedRow(media) }
-        services.catalogChanged()
+        await services.catalogChanged()
         guard !orphanedStores.isEmpty else { return }
         for admin in try await User.query(on: db).filter(\.$isAdmin == true).all(\.$id) {
             await InboxService.announce(.storeWithoutOwner, to: admin, by: nil, live: services.live)

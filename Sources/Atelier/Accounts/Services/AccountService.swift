@@ -28,7 +28,7 @@ struct AccountService {
         let timeZone = input.timeZone.flatMap { AccountRules.timeZone($0, into: &errors) }
         let locale = input.locale.flatMap { AccountRules.locale($0, into: &errors) }
         try errors.throwIfAny()
-        try limiter.hit("signup:ip:\(clientAddress)", AccountRateLimits.signUpsPerAddress)
+        try await limiter.hit("signup:ip:\(clientAddress)", AccountRateLimits.signUpsPerAddress)
 
         guard let email, let displayName else { throw Problem(.internalServerError) }
         try await ensureEmailFree(email)
@@ -79,13 +79,13 @@ struct AccountService {
         let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let addressKey = "login-failure:ip:\(clientAddress)"
         let accountKey = "login-failure:account:\(email)"
-        try limiter.check(addressKey, AccountRateLimits.loginFailuresPerAddress(services.config))
-        try limiter.check(accountKey, AccountRateLimits.loginFailuresPerAccount)
+        try await limiter.check(addressKey, AccountRateLimits.loginFailuresPerAddress(services.config))
+        try await limiter.check(accountKey, AccountRateLimits.loginFailuresPerAccount)
 
         let user = try await User.query(on: db).filter(\.$email == email).first()
         guard try await services.passwordHasher.verify(password, against: user?.passwordHash), let user else {
-            limiter.record(addressKey)
-            limiter.record(accountKey)
+            try await limiter.record(addressKey)
+            try await limiter.record(accountKey)
             throw AccountProblems.wrongCredentials
         }
         if user.suspendedAt != nil { throw AccountProblems.suspended }
@@ -112,7 +112,7 @@ struct AccountService {
 
     func resendVerification(for user: User) async throws {
         guard let email = user.pendingEmail ?? (user.emailVerifiedAt == nil ? user.email : nil) else { return }
-        try limiter.hit("verify-mail:account:\(try user.requireID())", AccountRateLimits.verificationMailsPerAccount)
+        try await limiter.hit("verify-mail:account:\(try user.requireID())", AccountRateLimits.verificationMailsPerAccount)
         try await AccountMailer(db: db, services: services).sendVerification(to: user, email: email)
     }
 
@@ -120,9 +120,9 @@ struct AccountService {
     func requestPasswordReset(email rawEmail: String, clientAddress: String) async throws {
         var errors = FieldErrors()
         guard let email = AccountRules.email(rawEmail, into: &errors) else { return try errors.throwIfAny() }
-        try limiter.hit("reset:ip:\(clientAddress)", AccountRateLimits.resetsPerAddress)
-        guard limiter.retryAfter("reset:account:\(email)", AccountRateLimits.resetsPerAccount) == nil else { return }
-        limiter.record("reset:account:\(email)")
+        try await limiter.hit("reset:ip:\(clientAddress)", AccountRateLimits.resetsPerAddress)
+        guard try await limiter.retryAfter("reset:account:\(email)", AccountRateLimits.resetsPerAccount) == nil else { return }
+        try await limiter.record("reset:account:\(email)")
         guard let user = try await User.query(on: db).filter(\.$email == email).first(), user.suspendedAt == nil else {
             return
         }
@@ -186,9 +186,9 @@ struct AccountService {
             throw Problem.invalid(field, "this account signs in with a provider and has no password; reset it to set one")
         }
         let key = "password-check:account:\(try user.requireID())"
-        try limiter.check(key, AccountRateLimits.passwordChecksPerAccount)
+        try await limiter.check(key, AccountRateLimits.passwordChecksPerAccount)
         guard try await services.passwordHasher.verify(password, against: user.passwordHash) else {
-            limiter.record(key)
+            try await limiter.record(key)
             throw Problem.invalid(field, "is not the current password")
         }
     }

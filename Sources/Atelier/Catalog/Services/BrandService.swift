@@ -56,14 +56,14 @@ struct BrandService {
             try await brand.save(on: tx)
             if renamed { try await SearchIndex(db: tx).refresh(.brand(brand.requireID())) }
         }
-        services.catalogChanged()
+        await services.catalogChanged()
         return brand
     }
 
     func approve(_ brand: Brand) async throws -> Brand {
         brand.status = Brand.Status.approved.rawValue
         try await brand.save(on: db)
-        services.catalogChanged()
+        await services.catalogChanged()
         return brand
     }
 

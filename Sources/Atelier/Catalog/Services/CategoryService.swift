@@ -58,7 +58,7 @@ struct CategoryService {
         category.depth = (parent?.depth ?? -1) + 1
         category.createdAt = now
         try await category.create(on: db)
-        services.catalogChanged()
+        await services.catalogChanged()
         return category
     }
 
@@ -79,7 +79,7 @@ struct CategoryService {
             try await category.save(on: tx)
             if renamed { try await SearchIndex(db: tx).refresh(.categorySubtree(path: category.path)) }
         }
-        services.catalogChanged()
+        await services.catalogChanged()
         return category
     }
 
@@ -107,7 +107,7 @@ struct CategoryService {
                 """).run()
             try await SearchIndex(db: tx).refresh(.categorySubtree(path: newPath))
         }
-        services.catalogChanged()
+        await services.catalogChanged()
         return try await find(category.requireID())
     }
 
@@ -125,7 +125,7 @@ struct CategoryService {
             try await source.delete(on: tx)
             try await SearchIndex(db: tx).refresh(.categorySubtree(path: target.path))
         }
-        services.catalogChanged()
+        await services.catalogChanged()
         return target
     }
 
@@ -138,7 +138,7 @@ struct CategoryService {
             throw Problem.conflict("Products are filed under this category; move or merge it instead.")
         }
         try await category.delete(on: db)
-        services.catalogChanged()
+        await services.catalogChanged()
     }
 
     /// The ids in a path, top first.

@@ -91,7 +91,7 @@ struct ProductImport {
                     progress?(done, total)
                 }
             }
-            services.catalogChanged()
+            await services.catalogChanged()
         } catch {
             let media = MediaService(db: db, services: services)
             for row in ingested { try? await media.delete(row) }

@@ -33,7 +33,7 @@ struct ProductService {
             try await SearchIndex(db: tx).refresh(.products([product.requireID()]))
             if product.isActive { try await Self.bumpActiveCount(storeID, by: 1, on: tx) }
         }
-        services.catalogChanged()
+        await services.catalogChanged()
         return product
     }
 
@@ -49,7 +49,7 @@ struct ProductService {
             try await replacePhotos(of: product, with: draft.photoIDs, on: tx)
             try await SearchIndex(db: tx).refresh(.products([product.requireID()]))
         }
-        services.catalogChanged()
+        await services.catalogChanged()
         try await deleteMedia(dropped)
         return product
     }
@@ -75,7 +75,7 @@ struct ProductService {
                 try await Self.bumpActiveCount(product.$store.id, by: status == .active ? 1 : -1, on: tx)
             }
         }
-        services.catalogChanged()
+        await services.catalogChanged()
         guard let fresh = try await Product.find(productID, on: db) else { throw Problem.notFound("product") }
         return fresh
     }
@@ -92,7 +92,7 @@ struct ProductService {
                 try await Self.bumpActiveCount(product.$store.id, by: -1, on: tx)
             }
         }
-        services.catalogChanged()
+        await services.catalogChanged()
         try await deleteMedia(photos)
     }
 

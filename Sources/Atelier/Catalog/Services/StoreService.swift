@@ -155,7 +155,7 @@ struct StoreService {
                     .set(\.$attachedAt, to: now).set(\.$visibility, to: Media.Visibility.public.rawValue).update()
             }
         }
-        services.catalogChanged()
+        await services.catalogChanged()
         for id in replaced { if let old = try await Media.find(id, on: db) { try await media.delete(old) } }
         return store
     }
@@ -164,7 +164,7 @@ struct StoreService {
         store.status = status.rawValue
         store.updatedAt = now
         try await store.save(on: db)
-        services.catalogChanged()
+        await services.catalogChanged()
         return store
     }
 

@@ -88,7 +88,7 @@ struct CommerceSettingsService {
             try await Store.query(on: tx).filter(\.$id == storeID).set(\.$membersOnly, to: draft.signInToBrowse).update()
         }
         // Signed-out answers kept in the caches may list the store's products.
-        services.catalogChanged()
+        await services.catalogChanged()
         return row
     }
 }

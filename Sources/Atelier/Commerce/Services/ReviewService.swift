@@ -54,7 +54,7 @@ struct ReviewService {
             return review
         }
         // Ratings order the `top_rated` search sort.
-        services.catalogChanged()
+        await services.catalogChanged()
         return review
     }
 
@@ -69,7 +69,7 @@ struct ReviewService {
             guard let deleted, try deleted.decode(column: "hidden_at", as: Date?.self) == nil else { return }
             try await Self.bump(product.id, count: -1, stars: -(try deleted.decode(column: "stars", as: Int.self)), on: tx)
         }
-        services.catalogChanged()
+        await services.catalogChanged()
     }
 
     /// The store answers a review of one of its products, once.

@@ -74,7 +74,7 @@ struct TradeCustomerService {
         product.caseSize = caseSize
         product.updatedAt = services.clock.now()
         try await services.writeTransaction(on: db) { tx in try await product.update(on: tx) }
-        services.catalogChanged()
+        await services.catalogChanged()
         return product
     }
 }

@@ -2,9 +2,10 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// Values derived from the catalogue, kept for a short time (issue 9): ranked search pages and
-/// whole answers of public list reads. Every catalogue write in this process calls `invalidate`
-/// (through `AtelierServices.catalogChanged`), so nothing stored before it is used again; another
-/// instance's writes show within `lifetime`. A value computed while a write happened is not kept,
+/// whole answers of public list reads. Every catalogue write calls `invalidate` (through
+/// `AtelierServices.catalogChanged`; on PostgreSQL other instances' writes too, through
+/// `ClusterBus`), so nothing stored before it is used again. While the bus cannot hear the other
+/// instances the cache is bypassed (`setBypassed`). A value computed while a write happened is not kept,
 /// since it may predate the write: callers read `generation` before computing and pass it to `store`.
 final class GenerationCache<Value: Sendable>: Sendable {
     private struct Entry {
@@ -18,6 +19,7 @@ final class GenerationCache<Value: Sendable>: Sendable {
         var entries: [String: Entry] = [:]
         var generation = 0
         var totalCost = 0
+        var bypassed = false
     }
 
     let lifetime: TimeInterval
@@ -37,7 +39,7 @@ final class GenerationCache<Value: Sendable>: Sendable {
 
     func value(for key: String, now: Date) -> Value? {
         state.withLockedValue { state in
-            guard let entry = state.entries[key] else { return nil }
+            guard !state.bypassed, let entry = state.entries[key] else { return nil }
             guard entry.generation == state.generation, now.timeIntervalSince(entry.storedAt) < lifetime else {
                 state.entries[key] = nil
                 state.totalCost -= entry.cost
@@ -52,7 +54,7 @@ final class GenerationCache<Value: Sendable>: Sendable {
         let cost = cost(value)
         guard cost <= capacity else { return }
         state.withLockedValue { state in
-            guard generation == state.generation else { return }
+            guard generation == state.generation, !state.bypassed else { return }
             if let replaced = state.entries.removeValue(forKey: key) { state.totalCost -= replaced.cost }
             if state.totalCost + cost > capacity {
                 // Expired entries go first; if that is not enough, the oldest until half the capacity is free.
@@ -70,6 +72,18 @@ final class GenerationCache<Value: Sendable>: Sendable {
             }
             state.entries[key] = Entry(value: value, storedAt: now, generation: generation, cost: cost)
             state.totalCost += cost
+        }
+    }
+
+    /// While bypassed, nothing is served or kept (and what was kept is dropped).
+    func setBypassed(_ bypassed: Bool) {
+        state.withLockedValue { state in
+            if bypassed && !state.bypassed {
+                state.generation += 1
+                state.entries.removeAll()
+                state.totalCost = 0
+            }
+            state.bypassed = bypassed
         }
     }
 

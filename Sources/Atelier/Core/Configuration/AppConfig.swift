@@ -55,6 +55,10 @@ public struct AppConfig: Sendable {
     public var passwordHashCost: Int
     public var tokenSigningKey: String?
     public var cookieKey: String?
+    /// Signs media URLs and unsubscribe links; instances behind one load balancer share it.
+    public var urlSigningKey: String?
+    /// The load balancers' addresses, whose `X-Forwarded-For` names the client (`TRUSTED_PROXIES`).
+    public var trustedProxies: Set<String> = []
     public var maxJSONBodyBytes: Int
     /// Background loops (mail delivery, clean-up). Tests turn them off and drive the work by hand.
     public var runsBackgroundWorkers: Bool = true
@@ -68,6 +72,9 @@ public struct AppConfig: Sendable {
     public var gzipMinimumBytes: Int = 1024
     /// On SIGTERM, how long requests in flight (uploads, album downloads) may take to finish.
     public var shutdownDrainSeconds: Int = 30
+    /// On SIGTERM, how long `/health/ready` answers 503 before the listener closes (a load balancer's
+    /// check interval times its fall count); 0 when nothing balances in front.
+    public var readyGraceSeconds: Int = 0
     /// The nightly backup (`BackupSchedule`): the UTC hour it runs from (nil: off), the folder,
     /// and how many archives are kept.
     public var backupHour: Int?
@@ -236,6 +243,10 @@ public struct AppConfig: Sendable {
         config.gzipMinimumBytes = try int("GZIP_MIN_BYTES", 1024)
         guard config.gzipMinimumBytes >= 0 else { throw ConfigError.invalid("GZIP_MIN_BYTES", "\(config.gzipMinimumBytes)") }
         config.shutdownDrainSeconds = try int("SHUTDOWN_DRAIN_SECONDS", 30)
+        config.readyGraceSeconds = try int("READY_GRACE_SECONDS", 0)
+        config.urlSigningKey = value("URL_SIGNING_KEY")
+        config.trustedProxies = Set(list("TRUSTED_PROXIES"))
+        guard (0...120).contains(config.readyGraceSeconds) else { throw ConfigError.invalid("READY_GRACE_SECONDS", "\(config.readyGraceSeconds)") }
         if value("BACKUP_HOUR") != nil {
             let hour = try int("BACKUP_HOUR", 3)
             guard (0...23).contains(hour) else { throw ConfigError.invalid("BACKUP_HOUR", "\(hour)") }

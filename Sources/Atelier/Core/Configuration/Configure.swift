@@ -28,7 +28,7 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
     app.atelier = AtelierServices(
         config: config, clock: clock, secrets: secrets,
         accessTokens: await AccessTokenIssuer(secret: secrets.tokenSigningKey, clock: clock),
-        rateLimiter: RateLimiter(clock: clock),
+        rateLimiter: RateLimiter(clock: clock, database: app.db),
         passwordHasher: try PasswordHasher(cost: config.passwordHashCost),
         mailOutbox: MailOutbox(mailer: chosenMailer, clock: clock),
         socialVerifier: SocialTokenVerifier(config: config, clock: clock),
@@ -36,6 +36,7 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
         catalogCounters: CatalogCounters(clock: clock),
         push: try PushChannels(config: config, clock: clock))
     app.lifecycle.use(PushChannels.Shutdown())
+    app.lifecycle.use(ClusterBus.Shutdown())  // stops listening after the drain and the background loops
 
     app.views.use(.leaf)
     app.sessions.use(.fluent)
@@ -62,12 +63,12 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
     app.lifecycle.use(OwnedThreadsShutdown())
     if config.runsBackgroundWorkers { app.lifecycle.use(BackgroundWorkers()) }
     app.lifecycle.use(RequestDrain())  // last: its shutdown runs first (see RequestDrain)
-    try await DatabaseSetup.prepareSchema(app, config: config)
-    try await migrationLock.run { try await app.autoMigrate() }
+    try await MigrationLock.run(config: config, logger: app.logger) {
+        try await DatabaseSetup.prepareSchema(app, config: config)
+        try await app.autoMigrate()
+    }
+    try await ClusterBus.startIfConfigured(app)  // after the migrations: it reads live_events
 }
-
-/// Several applications in one process (tests, tools) must not migrate one database at once.
-let migrationLock = AsyncSemaphore(permits: 1)
 
 /// Every domain's migrations, in dependency order.
 enum Migrations {
@@ -108,5 +109,7 @@ enum Migrations {
         app.migrations.add(AddMailAlternatives())
         app.migrations.add(AddWishlistMarks())
         app.migrations.add(QueueUnsentMail())
+        app.migrations.add(CreateRateLimitEvents())
+        app.migrations.add(CreateLiveEvents())
     }
 }

@@ -27,6 +27,7 @@ public struct Secrets: Sendable, Codable {
         }
         if let key = config.tokenSigningKey { secrets.tokenSigningKey = key }
         if let key = config.cookieKey { secrets.cookieKey = key }
+        if let key = config.urlSigningKey { secrets.urlSigningKey = key }
         return secrets
     }
 

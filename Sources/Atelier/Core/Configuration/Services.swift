@@ -1,4 +1,5 @@
 import Vapor
+import NIOConcurrencyHelpers
 
 /// The long-lived pieces the domains share, built once in `configure` and reached through
 /// `app.atelier` / `req.atelier`.
@@ -15,8 +16,12 @@ public final class AtelierServices: Sendable {
     let catalogCounters: CatalogCounters
     /// One SQLite write transaction at a time (see `writeTransaction`).
     let sqliteWriters = AsyncSemaphore(permits: 1)
-    /// Live events to open WebSockets (moments' albums, inboxes).
-    let live = LiveUpdates()
+    /// Live events to open WebSockets (moments' albums, inboxes): in-process on SQLite, across
+    /// instances on PostgreSQL (`cluster`).
+    let live: LiveUpdates
+    /// On PostgreSQL, what carries live events and catalogue cache invalidations to the other
+    /// instances (LISTEN/NOTIFY); nil on SQLite.
+    let cluster: ClusterBus?
     /// Card payments; nil unless Stripe is configured (`STRIPE_SECRET_KEY`, `STRIPE_WEBHOOK_SECRET`).
     let payments: (any PaymentProvider)?
     /// The open live WebSockets, closed at shutdown.
@@ -38,6 +43,8 @@ public final class AtelierServices: Sendable {
     let recurringJobs = ScheduledWork.recurring
     /// Wakes the job runner when a job is committed to run now.
     let jobsWaiting = WakeSignal()
+    /// Set on SIGTERM: `/health/ready` answers 503 from then on.
+    let draining = NIOLockedValueBox(false)
     /// The push channels (APNs, FCM, Web Push) this instance sends through.
     let push: PushChannels
 
@@ -48,6 +55,9 @@ public final class AtelierServices: Sendable {
     ) {
         self.push = push
         self.config = config
+        let hub = LiveHub()
+        cluster = ClusterBus.make(config: config, hub: hub, clock: clock)
+        live = LiveUpdates(hub: hub, bus: cluster)
         self.clock = clock
         self.secrets = secrets
         self.accessTokens = accessTokens
@@ -63,10 +73,25 @@ public final class AtelierServices: Sendable {
             ? GenerationCache(lifetime: TimeInterval(config.publicListCacheSeconds), capacity: 32 << 20) { $0.body.readableBytes } : nil
     }
 
-    /// Called after every committed catalogue write that can change search results.
-    func catalogChanged() {
+    /// Called after every committed catalogue write that can change search results: this
+    /// instance's caches at once, the other instances' when they hear of it (on PostgreSQL; the
+    /// notification is sent before this returns, so before the writer's response).
+    func catalogChanged() async {
+        invalidateCatalogCaches()
+        await cluster?.broadcast(.catalogChanged)
+    }
+
+    /// This instance's catalogue caches only: what another instance's announcement does here.
+    func invalidateCatalogCaches() {
         searchCache?.invalidate()
         publicListCache?.invalidate()
+    }
+
+    /// While the bus does not hear the other instances (its connection is being made again), a
+    /// kept answer may be stale: the caches are bypassed until it listens again.
+    func catalogCachesHeard(_ hearing: Bool) {
+        searchCache?.setBypassed(!hearing)
+        publicListCache?.setBypassed(!hearing)
     }
 
     /// Called after every committed write that leaves a cut-out or an outfit image to draw.

@@ -135,9 +135,17 @@ struct IdempotencyMiddleware: AsyncMiddleware {
 }
 
 extension Request {
-    /// The peer's address, for rate limits and anonymous idempotency. Forwarded headers are not
-    /// trusted: anyone could send them.
+    /// The client's address, for rate limits and anonymous idempotency: the peer's, or, when the
+    /// peer is one of our load balancers (`TRUSTED_PROXIES`), the last address in
+    /// `X-Forwarded-For` that is not one of them. From anyone else the header is ignored: anyone
+    /// could send it.
     var clientAddress: String {
-        remoteAddress?.ipAddress ?? "unknown"
+        let peer = remoteAddress?.ipAddress ?? "unknown"
+        let proxies = atelier.config.trustedProxies
+        // A proxy may append to the header or add a line of its own: all lines, in order, are one list.
+        let forwarded = headers[.xForwardedFor].joined(separator: ",")
+        guard !proxies.isEmpty, proxies.contains(peer), !forwarded.isEmpty else { return peer }
+        let hops = forwarded.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return hops.last { !proxies.contains($0) } ?? hops.first ?? peer
     }
 }

@@ -9,10 +9,15 @@ import Vapor
 /// close under requests still running. So `configure` registers this handler last: its shutdown
 /// runs first and drains the server; Vapor's own server shutdown later finds nothing to do.
 ///
-/// Live WebSockets never end by themselves: they are closed (1001, going away) while the server
-/// drains, so clients reconnect elsewhere at once and the drain does not wait for them.
+/// First `/health/ready` answers 503 for `READY_GRACE_SECONDS`, so a load balancer checking it
+/// stops sending new requests before the listener closes. Live WebSockets never end by themselves:
+/// they are closed (1012, service restart) while the server drains, so clients reconnect elsewhere
+/// at once and the drain does not wait for them.
 struct RequestDrain: LifecycleHandler {
     func shutdownAsync(_ app: Application) async {
+        app.atelier.draining.withLockedValue { $0 = true }
+        let grace = app.atelier.config.readyGraceSeconds
+        if grace > 0 { try? await Task.sleep(for: .seconds(grace)) }
         async let drained: Void = app.server.shutdown()
         await app.atelier.liveSockets.closeAll()
         await drained

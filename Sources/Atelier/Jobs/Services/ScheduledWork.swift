@@ -38,7 +38,7 @@ enum ScheduledWork {
     static let logger = Logger(label: "atelier.jobs")
 }
 
-/// Hourly: expired idempotency records, media nobody attached, finished jobs.
+/// Hourly: expired idempotency records, media nobody attached, finished jobs, large live-bus messages.
 struct HousekeepingJob: JobKind {
     static let name = "housekeeping"
     static let maxAttempts = 3
@@ -49,6 +49,8 @@ struct HousekeepingJob: JobKind {
         try await IdempotencyRecord.query(on: context.db).filter(\.$createdAt < now.addingTimeInterval(-IdempotencyMiddleware.lifetime)).delete()
         try await MediaService(db: context.db, services: context.services).collectUnattached()
         try await JobQueue(db: context.db, services: context.services).pruneDone(olderThan: 2 * 86_400)
+        try await context.services.rateLimiter.prune()
+        try await ClusterBus.pruneStored(on: context.db, before: now.addingTimeInterval(-ClusterBus.storedLifetime))
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// One event on a live channel, as it travels between instances and to clients. `data` is JSON
-/// text, small enough for a PostgreSQL NOTIFY payload (under 8000 bytes).
+/// text (a message too large for a NOTIFY payload travels through `live_events`: `ClusterBus`).
 struct LiveMessage: Codable, Sendable, Equatable {
     var channel: String
     var event: String
@@ -49,9 +49,9 @@ final class LiveHub: Sendable {
     }
 }
 
-/// How a published event reaches every instance's hub. In one process the hub is the bus; with
-/// several instances on PostgreSQL, a bus that sends each message with `NOTIFY atelier_live` and
-/// feeds what it `LISTEN`s to into its local hub takes this one's place, and nothing else changes.
+/// How a published event reaches every instance's hub. In one process (SQLite) the hub is the bus;
+/// on PostgreSQL `ClusterBus` delivers locally, sends each message with `NOTIFY` and feeds what it
+/// `LISTEN`s to from the other instances into its local hub.
 protocol LiveBus: Sendable {
     func publish(_ message: LiveMessage) async
 }
