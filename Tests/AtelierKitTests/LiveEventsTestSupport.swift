@@ -220,7 +220,7 @@ final class EventLog: @unchecked Sendable {
     }
 }
 
-func eventually(_ what: @autoclosure () -> String, timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
+func eventually(_ what: @autoclosure () -> String, timeout: Duration = .seconds(60), _ condition: () -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         guard ContinuousClock.now < deadline else { throw Unexpected("timed out waiting until \(what())") }

@@ -25,6 +25,7 @@ from atelier_testing import REPO_ROOT
 from conftest import INSTANCES, LB  # noqa: E402
 
 PASSWORD = "correct horse battery staple"
+ReadYourWritesSeconds = 5  # ReadReplica.readYourWrites
 STATE = REPO_ROOT / ".cluster"
 
 
@@ -282,3 +283,65 @@ def test_killed_instance_is_routed_around(cluster):
     assert [a.status_code for a in answers] == [201, 201, 201]
     assert len({a.json()["id"] for a in answers}) == 1
     start_again(victim)
+
+
+def replica_sql(statement: str) -> str:
+    pg = sorted(Path("/usr/lib/postgresql").glob("*/bin/psql"))[-1]
+    return subprocess.run(["runuser", "-u", "postgres", "--", str(pg), "-h", "127.0.0.1", "-p", "55433", "-U", "postgres", "-d", "atelier",
+                           "-At", "-c", statement], check=True, capture_output=True, text=True).stdout.strip()
+
+
+def lookbook(token: str) -> list[str]:
+    answer = requests.get(at(None, "/me/lookbook"), headers=client_headers("10.7.0.1", token), timeout=30)
+    assert answer.status_code == 200, answer.text
+    return [item["id"] for item in answer.json()["items"]]
+
+
+def test_reads_use_the_replica_and_see_your_own_writes(cluster):
+    shop = store_with_product("replica")
+    token, _ = sign_up("Liker")
+    time.sleep(1)  # the replica has the store, the product and the account
+    replica_sql("SELECT pg_wal_replay_pause()")  # the replica stops catching up: what it serves is old
+    try:
+        liked = requests.put(at(None, f"/products/{shop['product']}/like"), headers=client_headers("10.7.0.1", token), timeout=30)
+        assert liked.status_code < 300, liked.text
+        assert lookbook(token) == [shop["product"]], "read-your-writes: at once after the like"
+        time.sleep(ReadYourWritesSeconds + 1)
+        assert lookbook(token) == [], "afterwards reads are the replica's, which has not seen the like yet"
+    finally:
+        replica_sql("SELECT pg_wal_replay_resume()")
+    deadline = time.monotonic() + 10
+    while lookbook(token) != [shop["product"]] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert lookbook(token) == [shop["product"]]
+
+
+def test_a_stopped_replica_sends_reads_to_the_primary(cluster):
+    shop = store_with_product("replica-down")
+    token, _ = sign_up("Reader")
+    pg = sorted(Path("/usr/lib/postgresql").glob("*/bin"))[-1]
+    statuses: list[int] = []
+    stop = threading.Event()
+
+    def read() -> None:
+        while not stop.is_set():
+            for path in (f"/products/{shop['product']}", f"/stores/{shop['store']}/products", "/me/lookbook"):
+                try:
+                    statuses.append(requests.get(at(None, path), headers=client_headers("10.7.0.2", token), timeout=30).status_code)
+                except requests.RequestException:
+                    statuses.append(-1)
+
+    readers = [threading.Thread(target=read) for _ in range(4)]
+    for reader in readers:
+        reader.start()
+    time.sleep(2)
+    subprocess.run(["runuser", "-u", "postgres", "--", str(pg / "pg_ctl"), "-D", str(STATE / "pg-replica"), "-m", "fast", "-w", "stop"],
+                   check=True, capture_output=True)
+    time.sleep(6)
+    subprocess.run(["runuser", "-u", "postgres", "--", str(pg / "pg_ctl"), "-D", str(STATE / "pg-replica"), "-l", str(STATE / "pg-replica.log"),
+                    "-w", "start"], check=True, capture_output=True)
+    time.sleep(3)
+    stop.set()
+    for reader in readers:
+        reader.join(timeout=60)
+    assert statuses and set(statuses) == {200}, {status: statuses.count(status) for status in set(statuses)}

@@ -63,7 +63,8 @@ final class BackgroundWorkers: LifecycleHandler {
                 await services.wardrobeImages.wait(upTo: .seconds(30))
             }
         }
-        tasks.withLockedValue { $0 = [jobs, counters, backups, wardrobe] }
+        let replicaProbe = Task { if let replica = services.replica { await replica.probe(app) } }
+        tasks.withLockedValue { $0 = [jobs, counters, backups, wardrobe, replicaProbe] }
     }
 
     func shutdownAsync(_ app: Application) async {

@@ -12,6 +12,9 @@ struct APICaller: Sendable {
 extension Request {
     private struct CallerKey: StorageKey { typealias Value = APICaller }
 
+    /// The caller if this request authenticated one already.
+    var authenticatedCaller: APICaller? { storage[CallerKey.self] }
+
     /// The signed-in caller, or `401`. The token's session family must still be live, so a
     /// revoked session (sign-out, refresh-token reuse, password change) stops its access tokens too.
     func requireCaller() async throws -> APICaller {

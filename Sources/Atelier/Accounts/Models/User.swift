@@ -29,6 +29,8 @@ public final class User: Model, @unchecked Sendable {
     /// A public copy of a photo the user chose (from a moment); nil until they pick one.
     @OptionalField(key: "avatar_media_id") public var avatarMediaID: UUID?
     @Field(key: "created_at") public var createdAt: Date
+    /// When they last wrote something (with a read replica, their reads go to the primary for a few seconds).
+    @OptionalField(key: "last_write_at") public var lastWriteAt: Date?
     @Field(key: "updated_at") public var updatedAt: Date
 
     public init() {}

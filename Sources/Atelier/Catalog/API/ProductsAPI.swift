@@ -8,7 +8,8 @@ extension APIHandler {
     func getProduct(_ input: Operations.GetProduct.Input) async throws -> Operations.GetProduct.Output {
         let req = try request()
         let caller = try await req.optionalCaller()
-        let view = try await ProductCatalog(db: req.db).visibleView(try CatalogParameters.id(input.path.productId, "product"), to: caller?.user)
+        let id = try CatalogParameters.id(input.path.productId, "product")
+        let view = try await req.reading { db in try await ProductCatalog(db: db).visibleView(id, to: caller?.user) }
         if view.product.isActive {
             let (productID, storeID) = (view.product.id!, view.store.id!)
             await services.catalogCounters.add(.view, productID: productID, storeID: storeID)
@@ -39,7 +40,7 @@ extension APIHandler {
             priceMin: price(input.query.priceMin, "priceMin"), priceMax: price(input.query.priceMax, "priceMax"))
         if let min = filter.priceMin, let max = filter.priceMax, min > max { errors.add("priceMax", "must not be below priceMin") }
         try errors.throwIfAny()
-        let products = try await ProductCatalog(db: req.db).activeProducts(filter, page: page)
+        let products = try await req.reading { db in try await ProductCatalog(db: db).activeProducts(filter, page: page) }
         return .ok(.init(body: .json(.init(items: productCards(views: products.items, req), nextCursor: products.nextCursor))))
     }
 
@@ -54,7 +55,8 @@ extension APIHandler {
             throw Problem.notFound("store")
         }
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
-        let products = try await ProductCatalog(db: req.db).storeProducts(store.requireID(), status: status, page: page)
+        let storeID = try store.requireID()
+        let products = try await req.reading { db in try await ProductCatalog(db: db).storeProducts(storeID, status: status, page: page) }
         return .ok(.init(body: .json(.init(items: try await productBodies(products.items, req), nextCursor: products.nextCursor))))
     }
 

@@ -10,7 +10,8 @@ enum APIRoutes {
             JSONBodyLimitMiddleware(maxBytes: app.atelier.config.maxJSONBodyBytes),
             NULTextMiddleware(),
             IdempotencyMiddleware(),
-            RequestContextMiddleware()))
+            RequestContextMiddleware(),
+            ReadYourWritesMiddleware()))
         let transport = VaporTransport(routesBuilder: api)
         try APIHandler(app: app).registerHandlers(
             on: transport, serverURL: URL(string: "/api/v1")!,

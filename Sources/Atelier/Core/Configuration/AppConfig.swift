@@ -57,6 +57,8 @@ public struct AppConfig: Sendable {
     public var cookieKey: String?
     /// Signs media URLs and unsubscribe links; instances behind one load balancer share it.
     public var urlSigningKey: String?
+    /// A PostgreSQL replica for read-only hot paths (`DATABASE_READ_URL`; see `ReadReplica`).
+    public var databaseReadURL: String?
     /// The load balancers' addresses, whose `X-Forwarded-For` names the client (`TRUSTED_PROXIES`).
     public var trustedProxies: Set<String> = []
     public var maxJSONBodyBytes: Int
@@ -246,6 +248,10 @@ public struct AppConfig: Sendable {
         config.readyGraceSeconds = try int("READY_GRACE_SECONDS", 0)
         config.urlSigningKey = value("URL_SIGNING_KEY")
         config.trustedProxies = Set(list("TRUSTED_PROXIES"))
+        config.databaseReadURL = value("DATABASE_READ_URL")
+        if let url = config.databaseReadURL, !(url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
+            throw ConfigError.invalid("DATABASE_READ_URL", "a PostgreSQL replica's postgres:// URL")
+        }
         guard (0...120).contains(config.readyGraceSeconds) else { throw ConfigError.invalid("READY_GRACE_SECONDS", "\(config.readyGraceSeconds)") }
         if value("BACKUP_HOUR") != nil {
             let hour = try int("BACKUP_HOUR", 3)

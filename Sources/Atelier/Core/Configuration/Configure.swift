@@ -111,5 +111,6 @@ enum Migrations {
         app.migrations.add(QueueUnsentMail())
         app.migrations.add(CreateRateLimitEvents())
         app.migrations.add(CreateLiveEvents())
+        app.migrations.add(AddUserLastWrite())
     }
 }

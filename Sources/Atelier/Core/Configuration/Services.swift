@@ -43,6 +43,8 @@ public final class AtelierServices: Sendable {
     let recurringJobs = ScheduledWork.recurring
     /// Wakes the job runner when a job is committed to run now.
     let jobsWaiting = WakeSignal()
+    /// The read replica, when `DATABASE_READ_URL` names one (PostgreSQL only).
+    let replica: ReadReplica?
     /// Set on SIGTERM: `/health/ready` answers 503 from then on.
     let draining = NIOLockedValueBox(false)
     /// The push channels (APNs, FCM, Web Push) this instance sends through.
@@ -55,6 +57,7 @@ public final class AtelierServices: Sendable {
     ) {
         self.push = push
         self.config = config
+        replica = if case .postgres = config.database, config.databaseReadURL != nil { ReadReplica(clock: clock) } else { nil }
         let hub = LiveHub()
         cluster = ClusterBus.make(config: config, hub: hub, clock: clock)
         live = LiveUpdates(hub: hub, bus: cluster)

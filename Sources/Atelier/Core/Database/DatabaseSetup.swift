@@ -41,6 +41,13 @@ public enum DatabaseSetup {
                     maxConnectionsPerEventLoop: connectionsPerEventLoop(config),
                     connectionPoolTimeout: .seconds(10)),
                 as: .psql)
+            if let readURL = config.databaseReadURL {
+                var replica = try SQLPostgresConfiguration(url: readURL)
+                replica.searchPath = config.databaseSchema.map { [$0] }
+                app.databases.use(
+                    .postgres(configuration: replica, maxConnectionsPerEventLoop: connectionsPerEventLoop(config), connectionPoolTimeout: .seconds(5)),
+                    as: ReadReplica.databaseID, isDefault: false)
+            }
         }
     }
 

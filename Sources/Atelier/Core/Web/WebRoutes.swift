@@ -3,7 +3,7 @@ import Vapor
 /// The server-rendered pages. Each domain registers its pages on the session-aware group.
 enum WebRoutes {
     static func register(_ app: Application) {
-        let web = app.grouped(app.sessions.middleware, WebSessionMiddleware(), CSRFMiddleware())
+        let web = app.grouped(app.sessions.middleware, WebSessionMiddleware(), CSRFMiddleware(), ReadYourWritesMiddleware())
         // One-click unsubscribe is POSTed by mail clients, which have no CSRF token.
         UnsubscribeWebRoutes.register(app.grouped(app.sessions.middleware, WebSessionMiddleware()))
         web.get { req async throws -> View in

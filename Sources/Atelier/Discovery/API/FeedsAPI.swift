@@ -24,9 +24,11 @@ extension APIHandler {
     {
         let req = try request()
         let user = try await req.requireCaller().user
-        let filters = try await FeedFilters.resolve(kind, for: user, overriding: overrides, db: req.db)
-        let page = try await FeedService(db: req.db, services: services)
-            .page(kind, for: user, filters: filters, asOf: asOf, cursor: cursor, limit: limit)
+        let (filters, page) = try await req.reading { db in
+            let filters = try await FeedFilters.resolve(kind, for: user, overriding: overrides, db: db)
+            let page = try await FeedService(db: db, services: services).page(kind, for: user, filters: filters, asOf: asOf, cursor: cursor, limit: limit)
+            return (filters, page)
+        }
         var origin: Components.Schemas.ProductCard.Origin?
         if case .radius(let lat, let lng, _) = filters.place { origin = .init(lat: lat, lng: lng) }
         let applied = filters.shopping?.filters ?? []

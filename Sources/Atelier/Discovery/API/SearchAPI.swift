@@ -21,8 +21,9 @@ extension APIHandler {
         let caller = try await req.optionalCaller()
         let preferences = try await ShoppingPreferences.applying(for: caller?.user.id, requested: q.preferences, db: req.db)
         let applied = preferences?.fill(&query) ?? []
-        let search = ProductSearch(db: req.db, cache: services.searchCache, now: services.clock.now())
-        let results = try await search.run(query, cursor: q.cursor, limit: q.limit)
+        let results = try await req.reading { db in
+            try await ProductSearch(db: db, cache: services.searchCache, now: services.clock.now()).run(query, cursor: q.cursor, limit: q.limit)
+        }
         func counts(_ facets: [ProductSearch.Facet]) -> [Components.Schemas.FacetCount] {
             facets.map { .init(value: $0.value, label: $0.label, count: $0.count) }
         }

@@ -6,8 +6,8 @@ import Vapor
 /// `/magazine…`: the reading API and the delta feed for offline copies. Public, like the magazine.
 extension APIHandler {
     func listMagazineIssues(_ input: Operations.ListMagazineIssues.Input) async throws -> Operations.ListMagazineIssues.Output {
-        let (req, catalog, lang) = try magazine(input.query.lang)
-        let issues = try await catalog.issues(lang: lang)
+        let (req, _, lang) = try magazine(input.query.lang)
+        let issues = try await req.reading { db in try await MagazineCatalog(db: db, services: services).issues(lang: lang) }
         let media = try await magazineMedia(issues.compactMap(\.issue.coverMediaID) + issues.compactMap(\.pdfMediaID), req)
         return .ok(.init(body: .json(.init(items: issues.map { .init($0, media: media) }))))
     }
