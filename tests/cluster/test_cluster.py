@@ -345,3 +345,36 @@ def test_a_stopped_replica_sends_reads_to_the_primary(cluster):
     for reader in readers:
         reader.join(timeout=60)
     assert statuses and set(statuses) == {200}, {status: statuses.count(status) for status in set(statuses)}
+
+
+def test_a_reservation_expires_once_with_one_notification(cluster):
+    """Every instance schedules the expiry job each 30 s slot; the queue runs one per slot, and the
+    expiry, its stock and its notification happen once."""
+    shop = store_with_product("expiry")
+    settings = {"orderingEnabled": True, "reserveEnabled": True, "reserveHours": 48, "reserveMaxItems": 5, "pickupEnabled": True,
+                "pickupPreparationMinutes": 60, "deliveryEnabled": True, "deliveryRadiusKm": 10,
+                "deliveryFee": {"amount": 4900, "currency": "SEK"}, "payAtStore": True, "payByCard": False, "payByInvoice": False,
+                "minimumOrder": {"amount": 0, "currency": "SEK"}, "signInToBrowse": False}
+    answer = requests.put(at(None, f"/stores/{shop['store']}/commerce"), headers=client_headers("192.0.2.30", shop["owner"]), json=settings, timeout=30)
+    assert answer.status_code == 200, answer.text
+    shopper, shopper_id = sign_up("Reserver")
+    variant = requests.get(at(None, f"/products/{shop['product']}"), timeout=30).json()["variants"][0]["id"]
+    added = requests.post(at(None, "/cart/lines"), headers=client_headers("192.0.2.31", shopper), json={"variantId": variant, "quantity": 1}, timeout=30)
+    assert added.status_code == 200, added.text
+    placed = requests.post(at(None, "/checkout"), json={"fulfilment": "reserve", "paymentMethod": "payAtStore"}, timeout=60,
+                           headers={**client_headers("192.0.2.31", shopper), "Idempotency-Key": str(uuid.uuid4())})
+    assert placed.status_code == 201, placed.text
+    order = placed.json()["orders"][0]["id"]
+    assert psql(f"SELECT held FROM product_variants WHERE id = '{variant}'") == "1"
+    # The hold runs out now (as 48 hours later).
+    psql(f"UPDATE orders SET hold_until = now() - interval '1 second' WHERE id = '{order}'")
+    deadline = time.monotonic() + 90
+    while psql(f"SELECT status FROM orders WHERE id = '{order}'") != "expired" and time.monotonic() < deadline:
+        time.sleep(1)
+    assert psql(f"SELECT status FROM orders WHERE id = '{order}'") == "expired"
+    time.sleep(35)  # the next slot's job, on whichever instance, finds nothing more to do
+    assert psql(f"SELECT COUNT(*) FROM order_events WHERE order_id = '{order}' AND to_status = 'expired'") == "1"
+    assert psql(f"SELECT held FROM product_variants WHERE id = '{variant}'") == "0"
+    assert psql(f"SELECT COUNT(*) FROM inbox_entries WHERE recipient_id = '{shopper_id}' AND kind = 'orderUpdated' AND text LIKE '%expired%'") == "1"
+    slots = psql("SELECT COUNT(*), COUNT(DISTINCT key) FROM jobs WHERE kind = 'orders.expire'").split("|")
+    assert slots[0] == slots[1], "one job per slot, whatever the number of instances"

@@ -129,9 +129,11 @@ enum PublicCatalogPages {
     static func productPage(_ req: Request) async throws -> View {
         guard let id = req.parameters.get("productID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("product") }
         let user = req.webSessionUser
-        let catalog = ProductCatalog(db: req.db)
-        let product = try await catalog.visibleProduct(id, to: user)
-        let view = try await catalog.view(product)
+        let (product, view) = try await req.reading { db in
+            let catalog = ProductCatalog(db: db)
+            let product = try await catalog.visibleProduct(id, to: user)
+            return (product, try await catalog.view(product))
+        }
         let media = MediaService(db: req.db, services: req.atelier)
         if product.isActive {
             let kind: CatalogCounters.Kind = req.query[String.self, at: "via"] == "share" ? .shareVisit : .view

@@ -45,10 +45,11 @@ enum DiscoveryWebRoutes {
         let tab = req.query[String.self, at: "tab"] == "discover" ? "discover" : "following"
         let kind: FeedService.Kind = tab == "discover" ? .discover : .following
         let preferences = req.query[String.self, at: "preferences"].map { $0 == "true" || $0 == "on" }
-        let filters = try await FeedFilters.resolve(kind, for: user, overriding: .init(preferences: preferences), db: req.db)
-        let page = try await FeedService(db: req.db, services: req.atelier).page(
-            kind, for: user, filters: filters, asOf: nil,
-            cursor: req.query[String.self, at: "cursor"], limit: 24)
+        let cursor = req.query[String.self, at: "cursor"]
+        let (filters, page) = try await req.reading { db in
+            let filters = try await FeedFilters.resolve(kind, for: user, overriding: .init(preferences: preferences), db: db)
+            return (filters, try await FeedService(db: db, services: req.atelier).page(kind, for: user, filters: filters, asOf: nil, cursor: cursor, limit: 24))
+        }
         let cards = PublicCatalogPages.productCards(views: page.items, media: MediaService(db: req.db, services: req.atelier))
         return try await req.renderPage("discovery/feed", FeedPage(
             page: PageContext(req, title: tab == "discover" ? "Discover" : "Following"), tab: tab, products: cards,

@@ -68,8 +68,11 @@ enum SearchPage {
         let choice = user == nil ? nil : req.query[String.self, at: "preferences"].map { $0 == "true" || $0 == "on" }
         var held = query
         let filled = try await ShoppingPreferences.applying(for: user?.id, requested: choice, db: req.db)?.fill(&held) ?? []
-        let search = ProductSearch(db: req.db, cache: req.atelier.searchCache, now: req.atelier.clock.now())
-        let results = try await search.run(held, cursor: req.query[String.self, at: "cursor"], limit: 24)
+        let cursor = req.query[String.self, at: "cursor"]
+        let searched = held
+        let results = try await req.reading { db in
+            try await ProductSearch(db: db, cache: req.atelier.searchCache, now: req.atelier.clock.now()).run(searched, cursor: cursor, limit: 24)
+        }
         let cards = PublicCatalogPages.productCards(views: results.items, media: MediaService(db: req.db, services: req.atelier))
         func options(_ facets: [ProductSearch.Facet], selected: [String]) -> [Option] {
             var list = facets.map { Option(value: $0.value.lowercased(), label: $0.label, count: $0.count, checked: selected.contains($0.value.lowercased())) }
