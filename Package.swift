@@ -86,10 +86,17 @@ let package = Package(
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ]
         ),
+        // The suites' check that no answer writes an id in upper case (issue 23).
+        .target(
+            name: "UUIDCasingCheck",
+            dependencies: [.product(name: "Vapor", package: "vapor")],
+            path: "Tests/UUIDCasingCheck"
+        ),
         .testTarget(
             name: "AtelierTests",
             dependencies: [
                 "Atelier",
+                "UUIDCasingCheck",
                 "VipsShim",
                 "CVips",
                 .product(name: "VaporTesting", package: "vapor"),
@@ -102,6 +109,7 @@ let package = Package(
             dependencies: [
                 "AtelierKit",
                 "Atelier",
+                "UUIDCasingCheck",
                 .product(name: "Vapor", package: "vapor"),
             ]
         ),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Contract fuzzing: start a throw-away server on SQLite, sign up a user, and
 # run schemathesis against the OpenAPI document the server serves. Fails on any
-# 5xx, undocumented status code or response that breaks the schema.
+# 5xx, undocumented status code, response that breaks the schema, or id written
+# in upper case (lowercase_ids, scripts/contract_checks.py).
 #
 # Tunables (environment):
 #   ATELIER_BIN             server binary (default .build/debug/atelier)
@@ -101,11 +102,11 @@ fi
 # POST /auth/logout stays in: it acts on the refresh token in its body, which
 # the fuzzer cannot guess, so it cannot end this run's session.
 echo "contract-test: schemathesis against $base/api/v1 (max $max_examples examples, ${time_limit}s limit)"
-timeout --kill-after=30 "$time_limit" \
+SCHEMATHESIS_HOOKS="$repo/scripts/contract_checks.py" timeout --kill-after=30 "$time_limit" \
   "$venv/bin/schemathesis" --no-color run "$base/api/v1/openapi.yaml" \
     --url "$base/api/v1" \
     --header "Authorization: Bearer $token" \
-    --checks not_a_server_error,status_code_conformance,response_schema_conformance \
+    --checks not_a_server_error,status_code_conformance,response_schema_conformance,lowercase_ids \
     --exclude-operation-id deleteMe \
     --max-examples "$max_examples" \
     --workers 2 \

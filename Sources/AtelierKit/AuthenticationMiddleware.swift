@@ -44,7 +44,7 @@ struct IdempotencyKeyMiddleware: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         if request.method == .post, let name = HTTPField.Name("Idempotency-Key"), request.headerFields[name] == nil {
-            request.headerFields[name] = UUID().uuidString
+            request.headerFields[name] = UUID().uuidString.lowercased()
         }
         return try await next(request, body, baseURL)
     }

@@ -3,6 +3,7 @@ import AtelierKit
 import Foundation
 import OpenAPIRuntime
 import Testing
+import UUIDCasingCheck
 import Vapor
 
 /// Transports and helpers of the LiveEvents tests: a WebSocketKit transport for the real
@@ -60,7 +61,14 @@ final class WebSocketKitConnection: LiveTransportConnection, @unchecked Sendable
         try await socket.send(text)
     }
 
-    func receive() async throws -> String? { await inbox.next() }
+    /// What the real server sent; like its HTTP answers, checked for ids in upper case (issue 23).
+    func receive() async throws -> String? {
+        let text = await inbox.next()
+        for id in UUIDCasing.upperCaseIDs(in: text ?? "") {
+            Issue.record("The live channel sent the upper-case id \(id): \(text?.prefix(300) ?? "")")
+        }
+        return text
+    }
 
     func close() {
         _ = socket.value?.close(code: .goingAway)

@@ -66,7 +66,7 @@ struct PushNotificationsTests {
     func fcmUnregisterAndInvalid() async throws {
         try await LiveServer.with { server in
             let session = try await signedIn(server)
-            let fcmToken = "fcm-token:APA91b_\(UUID().uuidString)"
+            let fcmToken = "fcm-token:APA91b_\(UUID().uuidString.lowercased())"
             let device = try await session.notifications.registerDevice(fcmToken: fcmToken, locale: "ro", appVersion: "2.0")
             #expect(device.token == fcmToken)
             #expect(device.platform == .fcm)

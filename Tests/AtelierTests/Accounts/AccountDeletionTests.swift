@@ -70,7 +70,7 @@ struct AccountDeletionTests {
             for session in [shopper, stayer] {
                 #expect(try await t.send(.PUT, "/api/v1/products/\(productID)/like", token: session.accessToken).status == .ok)
                 #expect(try await t.send(.PUT, "/api/v1/me/follows/stores/\(f.storeAID)", token: session.accessToken).status == .ok)
-                #expect(try await t.send(.PUT, "/api/v1/me/follows/brands/\(f.brand.id!.uuidString)", token: session.accessToken).status == .ok)
+                #expect(try await t.send(.PUT, "/api/v1/me/follows/brands/\(f.brand.id!.idString)", token: session.accessToken).status == .ok)
             }
             try await deleteAccount(t, shopper)
 

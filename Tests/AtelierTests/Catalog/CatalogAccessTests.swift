@@ -69,7 +69,7 @@ struct CatalogAccessTests {
             #expect(try await t.send(.POST, "/api/v1/stores/\(f.storeAID)/suspend", token: f.admin.accessToken).status == .ok)
             #expect(try await t.send(.GET, "/api/v1/stores/\(f.storeAID)").status == .notFound)
             #expect(try await t.send(.GET, "/api/v1/products/\(product.id)").status == .notFound)
-            #expect(try await t.send(.GET, "/api/v1/products?categoryId=\(f.women.id!.uuidString)").content.decode(ProductCardPageBody.self).items.isEmpty)
+            #expect(try await t.send(.GET, "/api/v1/products?categoryId=\(f.women.id!.idString)").content.decode(ProductCardPageBody.self).items.isEmpty)
             #expect(try await t.send(.GET, "/api/v1/stores/\(f.storeAID)", token: f.ownerA.accessToken).status == .ok)
             #expect(try await t.send(.POST, "/api/v1/stores/\(f.storeAID)/products/\(product.id)/deactivate", token: f.ownerA.accessToken).status == .conflict)
         }

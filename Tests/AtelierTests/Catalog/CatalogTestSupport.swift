@@ -18,8 +18,8 @@ struct CatalogFixture {
     var men: Category
     var brand: Brand
 
-    var storeAID: String { storeA.id!.uuidString }
-    var storeBID: String { storeB.id!.uuidString }
+    var storeAID: String { storeA.id!.idString }
+    var storeBID: String { storeB.id!.idString }
 }
 
 struct ProductBody: Decodable {
@@ -110,7 +110,7 @@ extension TestApp {
         media.variantsJSON = "[]"
         media.createdAt = clock.now()
         try await media.create(on: app.db)
-        return media.id!.uuidString
+        return media.id!.idString
     }
 
     static func productJSON(
@@ -118,9 +118,9 @@ extension TestApp {
         photos: [String], status: String = "inactive", extra: String = ""
     ) -> String {
         let photoList = photos.map { "\"\($0)\"" }.joined(separator: ",")
-        let brandPart = brand.map { #","brandId":"\#($0.id!.uuidString)""# } ?? ""
+        let brandPart = brand.map { #","brandId":"\#($0.id!.idString)""# } ?? ""
         return """
-            {"title":"\(title)","categoryId":"\(category.id!.uuidString)"\(brandPart),"gender":"women",
+            {"title":"\(title)","categoryId":"\(category.id!.idString)"\(brandPart),"gender":"women",
             "price":{"amount":\(price),"currency":"\(currency)"},"colors":["white"],"styles":["casual"],
             "variants":[{"size":"S","stock":2},{"size":"M","stock":1}],"photoIds":[\(photoList)],"status":"\(status)"\(extra)}
             """

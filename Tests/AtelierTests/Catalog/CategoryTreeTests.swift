@@ -22,7 +22,7 @@ struct CategoryTreeTests {
                 ids[name] = try response.content.decode(ProductBody.self).id
             }
             func products(under category: Category) async throws -> Set<String> {
-                let page = try await t.send(.GET, "/api/v1/products?categoryId=\(category.id!.uuidString)").content.decode(ProductCardPageBody.self)
+                let page = try await t.send(.GET, "/api/v1/products?categoryId=\(category.id!.idString)").content.decode(ProductCardPageBody.self)
                 return Set(page.items.map(\.title))
             }
             #expect(try await products(under: f.women) == ["shirt", "top"])
@@ -31,7 +31,7 @@ struct CategoryTreeTests {
 
             // Tops (with Shirts under it) moves below Men.
             let moved = try await t.send(
-                .POST, "/api/v1/categories/\(f.tops.id!.uuidString)/move", json: #"{"parentId":"\#(f.men.id!.uuidString)"}"#, token: f.admin.accessToken)
+                .POST, "/api/v1/categories/\(f.tops.id!.idString)/move", json: #"{"parentId":"\#(f.men.id!.idString)"}"#, token: f.admin.accessToken)
             #expect(moved.status == .ok, "\(moved.body.string)")
             #expect(try await products(under: f.women) == [])
             #expect(try await products(under: f.men) == ["shirt", "top", "suit"])
@@ -43,9 +43,9 @@ struct CategoryTreeTests {
 
             // Not under itself; only admins.
             let loop = try await t.send(
-                .POST, "/api/v1/categories/\(f.men.id!.uuidString)/move", json: #"{"parentId":"\#(f.shirts.id!.uuidString)"}"#, token: f.admin.accessToken)
+                .POST, "/api/v1/categories/\(f.men.id!.idString)/move", json: #"{"parentId":"\#(f.shirts.id!.idString)"}"#, token: f.admin.accessToken)
             #expect(loop.status == .conflict)
-            let notAdmin = try await t.send(.POST, "/api/v1/categories/\(f.tops.id!.uuidString)/move", json: "{}", token: a)
+            let notAdmin = try await t.send(.POST, "/api/v1/categories/\(f.tops.id!.idString)/move", json: "{}", token: a)
             #expect(notAdmin.status == .forbidden)
         }
     }
@@ -58,14 +58,14 @@ struct CategoryTreeTests {
             _ = try await t.createProduct(
                 in: f.storeAID, token: f.ownerA.accessToken, json: TestApp.productJSON(category: f.tops, photos: [photo], status: "active"))
             let admin = f.admin.accessToken
-            #expect(try await t.send(.DELETE, "/api/v1/categories/\(f.tops.id!.uuidString)", token: admin).status == .conflict)
+            #expect(try await t.send(.DELETE, "/api/v1/categories/\(f.tops.id!.idString)", token: admin).status == .conflict)
             let merged = try await t.send(
-                .POST, "/api/v1/categories/\(f.tops.id!.uuidString)/merge", json: #"{"intoId":"\#(f.men.id!.uuidString)"}"#, token: admin)
+                .POST, "/api/v1/categories/\(f.tops.id!.idString)/merge", json: #"{"intoId":"\#(f.men.id!.idString)"}"#, token: admin)
             #expect(merged.status == .ok, "\(merged.body.string)")
             #expect(try await Category.find(f.tops.id, on: t.app.db) == nil)
             #expect(try await Category.find(f.shirts.id, on: t.app.db)?.parentID == f.men.id)
             #expect(try await Product.query(on: t.app.db).filter(\.$categoryID == f.men.id!).count() == 1)
-            #expect(try await t.send(.DELETE, "/api/v1/categories/\(f.women.id!.uuidString)", token: admin).status == .noContent)
+            #expect(try await t.send(.DELETE, "/api/v1/categories/\(f.women.id!.idString)", token: admin).status == .noContent)
         }
     }
 

@@ -26,7 +26,7 @@ struct ProductCardTests {
             let product = try await t.product(.init(title: "Wool coat", category: f.shirts, price: 120_000), in: f.storeA, owner: f.ownerA)
             try await addVariants(to: product, t)
 
-            let response = try await t.send(.GET, "/api/v1/products?categoryId=\(f.women.id!.uuidString)")
+            let response = try await t.send(.GET, "/api/v1/products?categoryId=\(f.women.id!.idString)")
             #expect(response.status == .ok)
             let raw = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
             let item = try #require((raw["items"] as? [[String: Any]])?.first)
@@ -34,7 +34,7 @@ struct ProductCardTests {
             for key in ["variants", "photos", "description", "brand", "category", "colors"] { #expect(item[key] == nil, "\(key)") }
             let page = try response.content.decode(ProductCardPageBody.self)
             let card = try #require(page.items.first)
-            #expect(card.id == product.id!.uuidString)
+            #expect(card.id == product.id!.idString)
             #expect(card.title == "Wool coat" && card.price.amount == 120_000 && card.store.name == f.storeA.name)
             #expect(card.store.distanceMeters == nil)  // the list is about no place
             let photo = try #require(card.photo)

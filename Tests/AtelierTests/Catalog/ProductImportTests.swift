@@ -40,7 +40,7 @@ struct ProductImportTests {
             "shirt,Linen shirt,\"Airy, loose \"\"summer\"\" shirt\nwith two pockets\",\(f.brand.name.uppercased()),"
                 + "\(f.women.name.lowercased()) > tops > SHIRTS,,499.00,,SEK,white,casual;beach,S,2,LS-S,shirt-front.png; shirt-back.png,active",
             "shirt,,,,,,,,,,,M,1,LS-M,,",
-            "jeans,Wide jeans,,\(jeansBrand),\(f.men.id!.uuidString),men,899,1200,sek,blue,street,32,3,,jeans.png,inactive",
+            "jeans,Wide jeans,,\(jeansBrand),\(f.men.id!.idString),men,899,1200,sek,blue,street,32,3,,jeans.png,inactive",
         ]
         return Data(("\u{FEFF}" + lines.joined(separator: "\r\n") + "\r\n").utf8)
     }
@@ -146,7 +146,7 @@ struct ProductImportTests {
                 handle,title,category,price,currency,size,stock,photos,colour
                 a,Shirt,\(f.women.name) > Tops > Blouses,49.999,SEK,S,1,front.png,
                 a,,,,,s,-1,,
-                b,,\(f.men.id!.uuidString),10,XXX,M,x,missing.png,
+                b,,\(f.men.id!.idString),10,XXX,M,x,missing.png,
 
                 ,Orphan,,,,,,,
                 """
@@ -191,7 +191,7 @@ struct ProductImportTests {
             let (checked, checkedOK) = try await run(["--store", f.storeA.slug, "--dry-run", bad.path, zip.path])
             #expect(!checkedOK)
             #expect(checked.contains("row 4, brand: no brand named \"Acme\""), "\(checked)")
-            let (imported, importedOK) = try await run([good.path, zip.path, "--store", f.storeA.id!.uuidString])
+            let (imported, importedOK) = try await run([good.path, zip.path, "--store", f.storeA.id!.idString])
             #expect(importedOK, "\(imported)")
             #expect(imported.contains("Imported 2 products (3 variants, 3 photos)"))
             #expect(try await Self.written(t, f).products == 2)

@@ -18,7 +18,7 @@ struct ProductListTests {
                 let category = [f.women, f.tops, f.shirts, f.men][index % 4]
                 let price = 10_000 + (index * 5_000) % 90_000
                 let product = try await t.product(.init(title: "Piece \(index)", category: category, price: price), in: f.storeA, owner: f.ownerA)
-                made.append((product.id!.uuidString, price, category.id != f.men.id))
+                made.append((product.id!.idString, price, category.id != f.men.id))
             }
             _ = try await t.product(.init(title: "Hidden", category: f.shirts, price: 30_000, active: false), in: f.storeA, owner: f.ownerA)
 

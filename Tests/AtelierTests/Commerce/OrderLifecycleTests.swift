@@ -148,7 +148,7 @@ struct OrderLifecycleTests {
         try await TestApp.with { t in
             let shop = try await t.shopFixture(stockS: 5)
             // The product is a shirt; restricting its parent category (tops) covers it.
-            let settings = TestApp.settingsJSON + #","legalAge":18,"restrictedCategoryIds":["\#(shop.catalog.tops.id!.uuidString)"]}"#
+            let settings = TestApp.settingsJSON + #","legalAge":18,"restrictedCategoryIds":["\#(shop.catalog.tops.id!.idString)"]}"#
             #expect(try await t.send(.PUT, "/api/v1/stores/\(shop.storeID)/commerce", json: settings, token: shop.owner.accessToken).status == .ok)
 
             let today = t.clock.now()
@@ -224,7 +224,7 @@ struct OrderLifecycleTests {
             let order = try await t.checkout(token: shopper.accessToken).content.decode(CheckoutResponse.self).orders[0]
             let photo = try #require(try await ProductPhoto.query(on: t.app.db).filter(\.$product.$id == UUID(uuidString: shop.productID)!).first())
             func edit(stockS: Int, loadedS: Int) -> String {
-                TestApp.productJSON(category: shop.catalog.shirts, photos: [photo.$media.id.uuidString], status: "active")
+                TestApp.productJSON(category: shop.catalog.shirts, photos: [photo.$media.id.idString], status: "active")
                     .replacingOccurrences(
                         of: #"[{"size":"S","stock":2},{"size":"M","stock":1}]"#,
                         with: #"[{"size":"S","stock":\#(stockS),"expectedStock":\#(loadedS)},{"size":"M","stock":3,"expectedStock":3}]"#)

@@ -56,7 +56,7 @@ struct TradeAndAccessTests {
                 let hits = try await t.send(.GET, "/api/v1/search/products?q=linen", token: token)
                 #expect(hits.status == .ok)
                 #expect(!hits.body.string.contains(shop.productID))
-                let list = try await t.send(.GET, "/api/v1/products?categoryId=\(shop.catalog.women.id!.uuidString)", token: token)
+                let list = try await t.send(.GET, "/api/v1/products?categoryId=\(shop.catalog.women.id!.idString)", token: token)
                 #expect(!list.body.string.contains(shop.productID))
                 #expect(try await t.addToCart(shop.sizeS, quantity: 6, token: token ?? "").status != .ok)
             }

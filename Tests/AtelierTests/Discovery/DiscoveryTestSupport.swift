@@ -39,7 +39,7 @@ extension TestApp {
             let issued = try await SessionService(db: app.db, services: app.atelier).issue(for: user)
             sessions.append(Session(
                 accessToken: issued.accessToken, refreshToken: issued.refreshToken,
-                user: .init(id: user.id!.uuidString, email: user.email, displayName: user.displayName, username: user.username,
+                user: .init(id: user.id!.idString, email: user.email, displayName: user.displayName, username: user.username,
                             about: nil, timeZone: user.timeZone)))
         }
         return sessions

@@ -77,7 +77,7 @@ struct FeedTests {
             #expect(distance > 5.9 && distance < 6.1)
             let near = try await t.activeProduct(in: f.storeAID, owner: f.ownerA, category: f.shirts, title: "Near")
             let nearB = try await t.activeProduct(in: f.storeBID, owner: f.ownerB, category: f.shirts, title: "Near B")
-            let farFollowed = try await t.activeProduct(in: far.id!.uuidString, owner: f.ownerB, category: f.shirts, title: "Far")
+            let farFollowed = try await t.activeProduct(in: far.id!.idString, owner: f.ownerB, category: f.shirts, title: "Far")
             let shopper = try await t.signUp(name: "Walker")
             let profile = try await t.send(
                 .PATCH, "/api/v1/me", json: #"{"homeLocation":{"lat":57.705,"lng":11.966},"radiusKm":5}"#, token: shopper.accessToken)

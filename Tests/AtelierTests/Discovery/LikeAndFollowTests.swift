@@ -112,7 +112,7 @@ struct LikeAndFollowTests {
             }
             let list = try await t.send(.GET, "/api/v1/me/follows", token: one).content.decode(Follows.self)
             #expect(list.stores.map(\.id) == [f.storeAID])
-            #expect(list.brands.map(\.id) == [f.brand.id!.uuidString])
+            #expect(list.brands.map(\.id) == [f.brand.id!.idString])
             let gone = try await t.send(.DELETE, "/api/v1/me/follows/brands/\(f.brand.id!)", token: one)
             #expect(try gone.content.decode(FollowStateBody.self) == .init(following: false, followerCount: 49))
 

@@ -42,7 +42,7 @@ struct NearbyStoresTests {
                     lat: point.lat + km / 111.195, lng: point.lng, ownerEmail: nil, timeZone: "Europe/Stockholm"))
                 let opens = index == 0 ? "08:30" : "10:00"  // the 2 km store is open at 09:00, the others not yet
                 _ = try await stores.update(store, with: .init(openingHours: (1...7).map { OpeningHours(weekday: $0, opens: opens, closes: "18:00") }), by: user)
-                ids.append(store.id!.uuidString)
+                ids.append(store.id!.idString)
             }
             struct Body: Decodable {
                 struct Item: Decodable {

@@ -31,10 +31,10 @@ struct SavedSearchAndBoardTests {
             #expect(created.status == .created, "\(created.body.string)")
             #expect(created.body.string.contains("/search?q=linen&storeId="))
             let following = try await t.readFeed("/api/v1/feed/following", token: token)
-            #expect(following == [linenA.id!.uuidString])
+            #expect(following == [linenA.id!.idString])
             let discover = Set(try await t.readFeed("/api/v1/feed/discover", token: token))
-            #expect(!discover.contains(linenA.id!.uuidString))
-            #expect(discover.isSuperset(of: [woolA.id!.uuidString, linenB.id!.uuidString]))
+            #expect(!discover.contains(linenA.id!.idString))
+            #expect(discover.isSuperset(of: [woolA.id!.idString, linenB.id!.idString]))
 
             let follows = try await t.send(.GET, "/api/v1/me/follows", token: token)
             #expect(follows.body.string.contains("Linen at A"))
@@ -85,7 +85,7 @@ struct SavedSearchAndBoardTests {
             #expect(shared.status == .ok)
             #expect(try await t.send(.GET, path).content.decode(BoardBody.self).isPublic)
             let items = try await t.send(.GET, "\(path)/items").content.decode(ProductCardPageBody.self)
-            #expect(items.items.map(\.id) == [product.id!.uuidString])
+            #expect(items.items.map(\.id) == [product.id!.idString])
             #expect(try await t.send(.PATCH, path, json: #"{"name":"Mine now"}"#, token: stranger.accessToken).status == .notFound)
 
             // A product taken off sale leaves the board's listing and count.

@@ -13,13 +13,13 @@ struct SearchCacheTests {
         try await TestApp.with { t in
             let f = try await t.catalogFixture()
             let first = try await t.product(.init(title: "Quilted vest", category: f.tops), in: f.storeA, owner: f.ownerA)
-            #expect(try await t.search("q=quilted").items.map(\.id) == [first.id!.uuidString])
+            #expect(try await t.search("q=quilted").items.map(\.id) == [first.id!.idString])
 
             // Created, renamed, deactivated through the app: the next search sees it.
             let second = try await t.product(.init(title: "Quilted coat", category: f.tops), in: f.storeB, owner: f.ownerB)
-            #expect(Set(try await t.search("q=quilted").items.map(\.id)) == Set([first, second].map { $0.id!.uuidString }))
+            #expect(Set(try await t.search("q=quilted").items.map(\.id)) == Set([first, second].map { $0.id!.idString }))
             _ = try await ProductService(db: t.app.db, services: t.app.atelier).setStatus(second, to: .inactive)
-            #expect(try await t.search("q=quilted").items.map(\.id) == [first.id!.uuidString])
+            #expect(try await t.search("q=quilted").items.map(\.id) == [first.id!.idString])
 
             // Hidden behind the app's back (as another instance would). Signed in (no kept answer):
             // gone from the items at once, since bodies are read fresh, while the ranked page (the
@@ -34,7 +34,7 @@ struct SearchCacheTests {
             let cached = try await signedIn()
             #expect(cached.items.isEmpty)
             #expect(cached.total == 1)
-            #expect(try await t.search("q=quilted").items.map(\.id) == [first.id!.uuidString])
+            #expect(try await t.search("q=quilted").items.map(\.id) == [first.id!.idString])
             t.clock.advance(by: TimeInterval(t.app.atelier.config.searchCacheSeconds + 1))
             #expect(try await signedIn().total == 0)
             #expect(try await t.search("q=quilted").total == 0)

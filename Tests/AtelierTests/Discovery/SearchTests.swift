@@ -34,7 +34,7 @@ struct SearchTests {
             _ = try await t.product(.init(title: "Blue shirt", category: f.shirts, active: false), in: f.storeA, owner: f.ownerA)
 
             let filters = "categoryId=\(f.shirts.id!)&categoryId=\(tShirts.id!)&storeId=\(f.storeAID)&storeId=\(f.storeBID)"
-            let expected = Set([linen, polo, tee, branded].map { $0.id!.uuidString })
+            let expected = Set([linen, polo, tee, branded].map { $0.id!.idString })
             let first = try await t.search("q=blue%20shirt&\(filters)")
             #expect(first.total == 4)
             #expect(first.sort == "relevance")
@@ -46,9 +46,9 @@ struct SearchTests {
             func counts(_ facets: [SearchResultsBody.Facet]) -> [String: Int] {
                 Dictionary(uniqueKeysWithValues: facets.map { ($0.value, $0.count) })
             }
-            #expect(counts(first.facets.categories) == Dictionary(grouping: [linen, polo, tee, branded], by: \.categoryID.uuidString).mapValues(\.count))
+            #expect(counts(first.facets.categories) == Dictionary(grouping: [linen, polo, tee, branded], by: \.categoryID.idString).mapValues(\.count))
             #expect(counts(first.facets.stores) == Dictionary(grouping: all, by: \.store.id).mapValues(\.count))
-            #expect(counts(first.facets.brands) == [harbour.id!.uuidString: 1])
+            #expect(counts(first.facets.brands) == [harbour.id!.idString: 1])
             #expect(counts(first.facets.colors) == ["blue": 2, "white": 2, "navy": 1])
 
             // Prefixes and accents, as typed.
@@ -59,7 +59,7 @@ struct SearchTests {
                 #expect(sorted.count == 4 && Set(sorted.map(\.id)) == expected, "\(sort)")
                 if sort == "price_asc" { #expect(sorted.map(\.price.amount) == [19_900, 29_900, 39_900, 59_900]) }
                 if sort == "price_desc" { #expect(sorted.map(\.price.amount) == [59_900, 39_900, 29_900, 19_900]) }
-                if sort == "newest" { #expect(sorted.map(\.id) == [branded, tee, polo, linen].map { $0.id!.uuidString }) }
+                if sort == "newest" { #expect(sorted.map(\.id) == [branded, tee, polo, linen].map { $0.id!.idString }) }
             }
         }
     }
@@ -76,7 +76,7 @@ struct SearchTests {
             let c = try await t.product(.init(title: "Suit", category: f.men, gender: "men", price: 300_000, colors: ["navy", "black"], sizes: [("50", 1)]), in: far, owner: f.ownerB)
             let stores = "storeId=\(f.storeAID)&storeId=\(f.storeBID)&storeId=\(far.id!)"
             func ids(_ query: String) async throws -> Set<String> { Set(try await t.searchAll("\(stores)&\(query)").map(\.id)) }
-            let (ia, ib, ic) = (a.id!.uuidString, b.id!.uuidString, c.id!.uuidString)
+            let (ia, ib, ic) = (a.id!.idString, b.id!.idString, c.id!.idString)
 
             #expect(try await ids("sort=newest") == [ia, ib, ic])
             #expect(try await ids("color=black") == [ia, ic])
@@ -100,7 +100,7 @@ struct SearchTests {
             let f = try await t.catalogFixture()
             let scope = "storeId=\(f.storeAID)&sort=newest"
             let product = try await t.product(.init(title: "Quilted jacket", category: f.shirts, brand: f.brand), in: f.storeA, owner: f.ownerA)
-            let id = product.id!.uuidString
+            let id = product.id!.idString
             func finds(_ words: String) async throws -> Bool {
                 try await t.search("q=\(words)&\(scope)").items.map(\.id) == [id]
             }
@@ -142,7 +142,7 @@ struct SearchTests {
             let f = try await t.catalogFixture()
             let jackets = try await CategoryService(db: t.app.db, services: t.app.atelier).create(name: "Jackets", gender: "women", parentID: f.tops.id)
             let product = try await t.product(.init(title: "Quilted jacket", category: f.shirts, price: 49_900, colors: ["white"]), in: f.storeA, owner: f.ownerA)
-            let id = product.id!.uuidString
+            let id = product.id!.idString
             func search(_ filters: String = "") async throws -> (ids: [String], total: Int, categories: [String: Int], colors: [String: Int]) {
                 let page = try await t.search("q=quilted&storeId=\(f.storeAID)\(filters)")
                 #expect(page.sort == "relevance")
@@ -152,7 +152,7 @@ struct SearchTests {
             }
             var found = try await search()
             #expect(found.ids == [id] && found.total == 1)
-            #expect(found.categories == [f.shirts.id!.uuidString: 1] && found.colors == ["white": 1])
+            #expect(found.categories == [f.shirts.id!.idString: 1] && found.colors == ["white": 1])
             #expect(try await search("&priceMax=30000").total == 0)
 
             // An edit of price, colours, category and gender: filters and facets see the new values.
@@ -166,7 +166,7 @@ struct SearchTests {
             _ = try await service.replace(product, draft: draft, by: owner)
             found = try await search("&priceMax=30000")
             #expect(found.ids == [id] && found.total == 1)
-            #expect(found.categories == [jackets.id!.uuidString: 1] && found.colors == ["black": 1, "red": 1])
+            #expect(found.categories == [jackets.id!.idString: 1] && found.colors == ["black": 1, "red": 1])
             #expect(try await search("&priceMin=40000").total == 0)
             #expect(try await search("&color=white").total == 0)
             #expect(try await search("&categoryId=\(f.shirts.id!)").total == 0)

@@ -50,7 +50,7 @@ struct WishlistTests {
                     lat: place.0, lng: place.1, ownerEmail: f.ownerA.user.email))
                 storeIDs.append(store.id!)
                 for item in 0..<(index == 0 ? 2 : 1) {
-                    productIDs.append(try await t.activeProduct(in: store.id!.uuidString, owner: f.ownerA, category: f.shirts, title: "Item \(index).\(item)").id)
+                    productIDs.append(try await t.activeProduct(in: store.id!.idString, owner: f.ownerA, category: f.shirts, title: "Item \(index).\(item)").id)
                 }
             }
             for id in productIDs {
@@ -81,9 +81,9 @@ struct WishlistTests {
             let response = try await t.send(.GET, "/api/v1/me/wishlist/route?lat=\(start.lat)&lng=\(start.lng)", token: shopper.accessToken)
             #expect(response.status == .ok, "\(response.body.string)")
             let route = try response.content.decode(RouteBody.self)
-            #expect(Set(route.stops.map(\.store.id)) == Set(storeIDs.map(\.uuidString)))
+            #expect(Set(route.stops.map(\.store.id)) == Set(storeIDs.map(\.idString)))
             #expect(route.stops.count == 5)
-            #expect(route.stops.first { $0.store.id == storeIDs[0].uuidString }?.items.count == 2)
+            #expect(route.stops.first { $0.store.id == storeIDs[0].idString }?.items.count == 2)
             // Each leg is rounded to the metre on its own.
             #expect(abs(route.stops.reduce(0) { $0 + $1.distanceMeters } - route.totalDistanceMeters) <= route.stops.count)
             let naive = Walk.length(from: .init(lat: start.lat, lng: start.lng), through: places.map { .init(lat: $0.0, lng: $0.1) })

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import Testing
+import UUIDCasingCheck
 import Vapor
 import VaporTesting
 
@@ -37,6 +38,7 @@ final class LiveTestClient: Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             while let text = inbox.withLockedValue({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                for id in UUIDCasing.upperCaseIDs(in: text) { Issue.record("The live channel sent the upper-case id \(id): \(text.prefix(300))") }
                 guard let message = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { continue }
                 if message["type"] as? String == type, event == nil || message["event"] as? String == event { return message }
             }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import Testing
+import UUIDCasingCheck
 import VaporTesting
 
 @testable import Atelier
@@ -30,6 +31,8 @@ final class TestApp: Sendable {
             try? await app.asyncShutdown()
             throw error
         }
+        // Every answer of every test, checked for ids written in upper case (issue 23).
+        app.middleware.use(UUIDCasingMiddleware { Issue.record(Comment(rawValue: $0)) }, at: .beginning)
         return TestApp(app: app, clock: clock, mailer: mailer, dataDirectory: dataDirectory)
     }
 

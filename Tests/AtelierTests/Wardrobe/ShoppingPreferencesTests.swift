@@ -26,9 +26,9 @@ struct ShoppingPreferencesTests {
         func product(_ title: String, colour: String = "red", style: String = "casual", mStock: Int = 2, price: Int = 39_900,
                      currency: String = "SEK", brand: Bool = true) async throws -> String {
             let photo = try await t.placeholderPhoto(uploader: f.ownerA.user.id)
-            let brandPart = brand ? #","brandId":"\#(f.brand.id!.uuidString)""# : ""
+            let brandPart = brand ? #","brandId":"\#(f.brand.id!.idString)""# : ""
             let json = """
-                {"title":"\(title)","categoryId":"\(f.tops.id!.uuidString)"\(brandPart),"gender":"women",
+                {"title":"\(title)","categoryId":"\(f.tops.id!.idString)"\(brandPart),"gender":"women",
                 "price":{"amount":\(price),"currency":"\(currency)"},"colors":["\(colour)"],"styles":["\(style)"],
                 "variants":[{"size":"M","stock":\(mStock)},{"size":"L","stock":3}],"photoIds":["\(photo)"],"status":"active"}
                 """
@@ -47,7 +47,7 @@ struct ShoppingPreferencesTests {
     func profileJSON(_ f: CatalogFixture, defaultTo: Bool? = nil) -> String {
         let flag = defaultTo.map { #","defaultToPreferences":\#($0)"# } ?? ""
         return """
-            {"preferredSizes":{"t-shirt":"M"},"colours":["burgundy","navy"],"styles":["casual"],"brandIds":["\(f.brand.id!.uuidString)"],
+            {"preferredSizes":{"t-shirt":"M"},"colours":["burgundy","navy"],"styles":["casual"],"brandIds":["\(f.brand.id!.idString)"],
             "priceMin":{"amount":10000,"currency":"SEK"},"priceMax":{"amount":100000,"currency":"SEK"}\(flag)}
             """
     }

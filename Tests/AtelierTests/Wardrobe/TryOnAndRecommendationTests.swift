@@ -75,7 +75,7 @@ struct TryOnAndRecommendationTests {
             func product(_ title: String, sizes: String, status: String = "active", store: String? = nil) async throws -> String {
                 let photo = try await t.uploadPhoto(token: f.ownerA.accessToken)
                 let json = """
-                    {"title":"\(title)","categoryId":"\(f.tops.id!.uuidString)","gender":"women","price":{"amount":29900,"currency":"SEK"},
+                    {"title":"\(title)","categoryId":"\(f.tops.id!.idString)","gender":"women","price":{"amount":29900,"currency":"SEK"},
                     "colors":["white"],"styles":["casual"],"variants":[\(sizes)],"photoIds":["\(photo)"],"status":"\(status)"}
                     """
                 let response = try await t.createProduct(in: store ?? f.storeAID, token: f.ownerA.accessToken, json: json)
@@ -151,7 +151,7 @@ struct TryOnAndRecommendationTests {
 enum CatalogTestSupportJSON {
     static func product(category: Category, photo: String) -> String {
         """
-        {"title":"Fitted shirt","categoryId":"\(category.id!.uuidString)","gender":"women","price":{"amount":49900,"currency":"SEK"},
+        {"title":"Fitted shirt","categoryId":"\(category.id!.idString)","gender":"women","price":{"amount":49900,"currency":"SEK"},
         "colors":["white"],"styles":["casual"],"variants":[{"size":"S","stock":2},{"size":"M","stock":2},{"size":"L","stock":2}],
         "photoIds":["\(photo)"],"status":"active"}
         """

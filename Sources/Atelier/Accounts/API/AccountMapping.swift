@@ -4,7 +4,7 @@ import Foundation
 extension Components.Schemas.Me {
     init(_ user: User) {
         self.init(
-            id: user.id!.uuidString,
+            id: user.id!.idString,
             email: user.email,
             emailVerified: user.email != nil && user.emailVerifiedAt != nil,
             pendingEmail: user.pendingEmail,

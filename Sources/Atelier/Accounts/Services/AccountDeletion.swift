@@ -107,7 +107,7 @@ struct AccountDeletion {
                         recipientID: admin, kind: .storeWithoutOwner, actorID: nil,
                         text: "\(store.name) has no owner any more: its last owner deleted their account. "
                             + "It is suspended until you give it an owner and activate it again.",
-                        link: "atelier://stores/\(store.id!.uuidString.lowercased())", webPath: "/admin/stores"),
+                        link: "atelier://stores/\(store.id!.idString)", webPath: "/admin/stores"),
                     on: tx, now: now)
             }
         }

@@ -32,7 +32,7 @@ enum AdminUsersPages {
         return try await req.renderPage("admin/users", Page(
             page: PageContext(req, title: "Users"), q: q,
             users: users.items.map {
-                Row(id: $0.id!.uuidString, name: $0.displayName, email: $0.email ?? "", username: $0.username, isEditor: $0.isEditor,
+                Row(id: $0.id!.idString, name: $0.displayName, email: $0.email ?? "", username: $0.username, isEditor: $0.isEditor,
                     isAdmin: $0.isAdmin, suspended: $0.suspendedAt != nil)
             },
             nextCursor: users.nextCursor))

@@ -156,7 +156,7 @@ enum SettingsWebRoutes {
 
 /// The profile as it goes into the web export (the API export uses the API's `Me` shape).
 struct ExportProfile: Encodable {
-    var id: UUID?
+    var id: String?
     var email: String?
     var displayName: String
     var username: String
@@ -172,7 +172,7 @@ struct ExportProfile: Encodable {
     var createdAt: Date
 
     init(_ user: User) {
-        id = user.id
+        id = user.id?.idString
         email = user.email
         displayName = user.displayName
         username = user.username

@@ -27,7 +27,7 @@ struct CatalogImages {
 extension Components.Schemas.Store {
     init(_ store: Store, images: CatalogImages, baseURL: String) {
         self.init(
-            id: store.id!.uuidString, name: store.name, slug: store.slug, about: store.about, phone: store.phone, email: store.email,
+            id: store.id!.idString, name: store.name, slug: store.slug, about: store.about, phone: store.phone, email: store.email,
             website: store.website, street: store.street, postalCode: store.postalCode, city: store.city,
             location: .init(lat: store.lat, lng: store.lng), timeZone: store.timeZone,
             openingHours: store.openingHours.map { .init(weekday: $0.weekday, opens: $0.opens, closes: $0.closes) },
@@ -40,7 +40,7 @@ extension Components.Schemas.Store {
 extension Components.Schemas.Brand {
     init(_ brand: Brand, images: CatalogImages) {
         self.init(
-            id: brand.id!.uuidString, name: brand.name, slug: brand.slug, logo: images.image(brand.logoMediaID),
+            id: brand.id!.idString, name: brand.name, slug: brand.slug, logo: images.image(brand.logoMediaID),
             status: .init(rawValue: brand.status) ?? .approved, followerCount: brand.followerCount)
     }
 }
@@ -52,7 +52,7 @@ extension Components.Schemas.Category {
 
     init(category: Category, children: [Components.Schemas.Category] = []) {
         self.init(
-            id: category.id!.uuidString, parentId: category.parentID?.uuidString, name: category.name, slug: category.slug,
+            id: category.id!.idString, parentId: category.parentID?.idString, name: category.name, slug: category.slug,
             gender: .init(rawValue: category.gender) ?? .unisex, depth: category.depth, children: children)
     }
 }
@@ -62,23 +62,23 @@ extension Components.Schemas.Product {
         let product = view.product
         let media = images.media
         self.init(
-            id: product.id!.uuidString,
-            store: .init(id: view.store.id!.uuidString, name: view.store.name, slug: view.store.slug, city: view.store.city,
+            id: product.id!.idString,
+            store: .init(id: view.store.id!.idString, name: view.store.name, slug: view.store.slug, city: view.store.city,
                          logo: images.image(view.store.logoMediaID)),
             brand: view.brand.map { .init($0, images: images) },
-            category: .init(id: view.category.id!.uuidString, name: view.category.name,
+            category: .init(id: view.category.id!.idString, name: view.category.name,
                             gender: .init(rawValue: view.category.gender) ?? .unisex, trail: view.trail),
             title: product.title, description: product.description, gender: .init(rawValue: product.gender) ?? .unisex,
             price: .init(amount: Int64(product.priceMinor), currency: product.currency),
             originalPrice: product.originalPriceMinor.map { .init(amount: Int64($0), currency: product.currency) },
             colors: product.colors, colorName: product.colorName, fabric: product.fabric, styles: product.styles,
             variants: view.variants.map {
-                .init(id: $0.id!.uuidString.lowercased(), size: $0.size, color: $0.color, stock: $0.stock, available: $0.available, sku: $0.sku)
+                .init(id: $0.id!.idString, size: $0.size, color: $0.color, stock: $0.stock, available: $0.available, sku: $0.sku)
             },
             photos: view.photos.map { .init($0, service: media) },
             status: .init(rawValue: product.status) ?? .inactive, minAge: product.minAge, externalUrl: product.externalURL,
             rating: product.reviewCount > 0 ? .init(average: Double(product.ratingSum) / Double(product.reviewCount), count: product.reviewCount) : nil,
-            likeCount: product.likeCount, webUrl: "\(baseURL)/products/\(product.id!.uuidString.lowercased())",
+            likeCount: product.likeCount, webUrl: "\(baseURL)/products/\(product.id!.idString)",
             createdAt: product.createdAt, updatedAt: product.updatedAt)
     }
 }
@@ -86,7 +86,7 @@ extension Components.Schemas.Product {
 extension Components.Schemas.UnavailableReport {
     init(_ report: UnavailableReport) {
         self.init(
-            id: report.id!.uuidString, productId: report.$product.id.uuidString, productTitle: report.$product.value?.title ?? "",
+            id: report.id!.idString, productId: report.$product.id.idString, productTitle: report.$product.value?.title ?? "",
             note: report.note, createdAt: report.createdAt, resolvedAt: report.resolvedAt)
     }
 }
@@ -94,7 +94,7 @@ extension Components.Schemas.UnavailableReport {
 extension Components.Schemas.StaffMember {
     init(_ entry: StaffService.Entry) {
         self.init(
-            id: entry.id.uuidString, userId: entry.userID?.uuidString, displayName: entry.displayName, email: entry.email,
+            id: entry.id.idString, userId: entry.userID?.idString, displayName: entry.displayName, email: entry.email,
             role: entry.role == .owner ? .owner : .staff, pending: entry.pending)
     }
 }
@@ -102,7 +102,7 @@ extension Components.Schemas.StaffMember {
 extension Components.Schemas.AdminUser {
     init(_ user: User) {
         self.init(
-            id: user.id!.uuidString, email: user.email, displayName: user.displayName, username: user.username, roles: user.roles,
+            id: user.id!.idString, email: user.email, displayName: user.displayName, username: user.username, roles: user.roles,
             suspended: user.suspendedAt != nil, createdAt: user.createdAt)
     }
 }

@@ -16,8 +16,8 @@ extension Components.Schemas.ProductCard {
         let store = view.store
         let distance = origin.map { Int((Geo.distanceKm(lat1: $0.lat, lng1: $0.lng, lat2: store.lat, lng2: store.lng) * 1000).rounded()) }
         self.init(
-            id: product.id!.uuidString,  // as in Product (issue 23 makes every id lower-case)
-            store: .init(id: store.id!.uuidString, name: store.name, slug: store.slug, city: store.city, distanceMeters: distance),
+            id: product.id!.idString,
+            store: .init(id: store.id!.idString, name: store.name, slug: store.slug, city: store.city, distanceMeters: distance),
             title: product.title, gender: .init(rawValue: product.gender) ?? .unisex,
             price: .init(amount: Int64(product.priceMinor), currency: product.currency),
             originalPrice: product.originalPriceMinor.map { .init(amount: Int64($0), currency: product.currency) },
@@ -38,7 +38,7 @@ extension Components.Schemas.CardPhoto {
         let webps = urls.filter { $0.0.format == "webp" }.sorted { $0.0.width < $1.0.width }
         guard let src = jpegs.first(where: { $0.0.width >= Self.cardWidth }) ?? jpegs.last ?? urls.last else { return nil }
         self.init(
-            id: media.id!.uuidString, width: media.width, height: media.height, dominantColor: media.dominantColor,
+            id: media.id!.idString, width: media.width, height: media.height, dominantColor: media.dominantColor,
             src: src.1, srcset: (webps.isEmpty ? jpegs : webps).map { "\($0.1) \($0.0.width)w" }.joined(separator: ", "))
     }
 }

@@ -40,7 +40,7 @@ struct ProductImport {
     func run(
         storeID: UUID, csv: Data, photos zip: URL?, dryRun: Bool, by user: User, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> Report {
-        let store = try await StoreAccess(db: db).managedStore(storeID.uuidString, by: user)
+        let store = try await StoreAccess(db: db).managedStore(storeID.idString, by: user)
         let archive = try zip.map(Self.openArchive)
         let index = archive.map { PhotoIndex($0, maxBytes: services.media.limits.maxBytes) }
         let (groups, headerErrors) = Self.parse(csv)

@@ -75,7 +75,7 @@ enum AdminCatalogPages {
 
     static func brands(_ req: Request) async throws -> View {
         let all = try await Brand.query(on: req.db).sort(\.$slug).all()
-        let rows = { (brands: [Brand]) in brands.map { Row(id: $0.id!.uuidString, name: $0.name, detail: $0.slug) } }
+        let rows = { (brands: [Brand]) in brands.map { Row(id: $0.id!.idString, name: $0.name, detail: $0.slug) } }
         return try await req.renderPage("admin/brands", BrandsPage(
             page: PageContext(req, title: "Brands"), proposals: rows(all.filter { !$0.isApproved }), approved: rows(all.filter(\.isApproved))))
     }
@@ -98,7 +98,7 @@ enum AdminCatalogPages {
         func walk(_ level: [CategoryService.Node], trail: [String]) {
             for node in level {
                 let names = trail + [node.category.name]
-                nodes.append(Node(id: node.category.id!.uuidString, name: node.category.name, label: names.joined(separator: " › "),
+                nodes.append(Node(id: node.category.id!.idString, name: node.category.name, label: names.joined(separator: " › "),
                                   gender: node.category.gender, depth: node.category.depth))
                 walk(node.children, trail: names)
             }
@@ -151,7 +151,7 @@ enum AdminCatalogPages {
     static func stores(_ req: Request) async throws -> View {
         let all = try await Store.query(on: req.db).sort(\.$name).all()
         return try await req.renderPage("admin/stores", StoresPage(page: PageContext(req, title: "Stores"), stores: all.map {
-            StoreRow(id: $0.id!.uuidString, name: $0.name, slug: $0.slug, city: $0.city, suspended: !$0.isActive, products: $0.activeProductCount)
+            StoreRow(id: $0.id!.idString, name: $0.name, slug: $0.slug, city: $0.city, suspended: !$0.isActive, products: $0.activeProductCount)
         }))
     }
 

@@ -59,8 +59,8 @@ enum PortalProductForm {
         let product = try await PortalRoutes.managedProduct(req, in: store)
         let draft = try await ProductService(db: req.db, services: req.atelier).draft(of: product)
         let values: [String: String] = [
-            "title": draft.title, "description": draft.description, "brandId": draft.brandID?.uuidString ?? "",
-            "categoryId": draft.categoryID?.uuidString ?? "", "gender": draft.gender,
+            "title": draft.title, "description": draft.description, "brandId": draft.brandID?.idString ?? "",
+            "categoryId": draft.categoryID?.idString ?? "", "gender": draft.gender,
             "price": MoneyText.plain(draft.priceMinor, draft.currency),
             "originalPrice": draft.originalPriceMinor.map { MoneyText.plain($0, draft.currency) } ?? "", "currency": draft.currency,
             "colors": draft.colors.joined(separator: ","), "colorName": draft.colorName, "fabric": draft.fabric,
@@ -187,7 +187,7 @@ enum PortalProductForm {
         let rows = try await Media.query(on: req.db).filter(\.$id ~~ photoIDs).all()
         let photos = photoIDs.enumerated().compactMap { index, id -> PhotoRow? in
             guard let row = rows.first(where: { $0.id == id }) else { return nil }
-            return PhotoRow(id: id.uuidString, position: index + 1, image: WebImage(row, alt: "Photo \(index + 1)", service: media, preferredWidth: 270))
+            return PhotoRow(id: id.idString, position: index + 1, image: WebImage(row, alt: "Photo \(index + 1)", service: media, preferredWidth: 270))
         }
         var variantRows = variants.enumerated().map { index, variant in
             VariantRow(
@@ -197,7 +197,7 @@ enum PortalProductForm {
         while variantRows.count < max(4, variants.count + 2) {
             variantRows.append(VariantRow(index: variantRows.count, row: variantRows.count + 1, size: "", color: "", stock: "", loadedStock: "", sku: ""))
         }
-        let productID = product?.id?.uuidString
+        let productID = product?.id?.idString
         let action = productID.map { "/portal/stores/\(nav.id)/products/\($0)/edit" } ?? "/portal/stores/\(nav.id)/products"
         let page = Page(
             page: PageContext(req, title: product == nil ? "New product" : "Edit \(product!.title)"), store: nav, isNew: product == nil,

@@ -8,7 +8,7 @@ enum PortalRoutes {
         let portal = web.grouped("portal").grouped(RequireWebUser())
         portal.get(use: picker)
         let store = portal.grouped("stores", ":storeID")
-        store.get { req in req.redirect(to: "/portal/stores/\(req.parameters.get("storeID") ?? "")/products") }
+        store.get { req in req.redirect(to: "/portal/stores/\(req.pathSegment("storeID"))/products") }
         store.get("products", use: products)
         store.post("products", ":productID", "activate") { try await setStatus($0, .active) }
         store.post("products", ":productID", "deactivate") { try await setStatus($0, .inactive) }
@@ -39,9 +39,9 @@ enum PortalRoutes {
         let user = try req.requireWebUser()
         let memberships = try await StoreAccess(db: req.db).memberships(of: user)
         if memberships.count == 1, let only = memberships.first?.0.id {
-            return req.redirect(to: "/portal/stores/\(only.uuidString)/products")
+            return req.redirect(to: "/portal/stores/\(only.idString)/products")
         }
-        let stores = memberships.map { StoreNav(id: $0.0.id!.uuidString, name: $0.0.name, slug: $0.0.slug, isOwner: $0.1 == .owner, section: "") }
+        let stores = memberships.map { StoreNav(id: $0.0.id!.idString, name: $0.0.name, slug: $0.0.slug, isOwner: $0.1 == .owner, section: "") }
         return try await req.renderPage("catalog/portal-picker", PickerPage(page: PageContext(req, title: "Store portal"), stores: stores))
             .encodeResponse(for: req)
     }
@@ -51,7 +51,7 @@ enum PortalRoutes {
         let user = try req.requireWebUser()
         let store = try await StoreAccess(db: req.db).managedStore(req.parameters.get("storeID") ?? "", by: user, ownerOnly: ownerOnly)
         let role = try await StoreAccess(db: req.db).role(of: user, in: store.requireID())
-        let nav = StoreNav(id: store.id!.uuidString, name: store.name, slug: store.slug, isOwner: role == .owner || user.isAdmin, section: section)
+        let nav = StoreNav(id: store.id!.idString, name: store.name, slug: store.slug, isOwner: role == .owner || user.isAdmin, section: section)
         return (store, nav)
     }
 

@@ -165,7 +165,7 @@ enum PortalStorePages {
         status: HTTPStatus = .ok
     ) async throws -> Response {
         let entries = try await StaffService(db: req.db, services: req.atelier).list(store)
-        let members = entries.map { Member(id: $0.id.uuidString, name: $0.displayName ?? $0.email, email: $0.email, role: $0.role.rawValue, pending: $0.pending) }
+        let members = entries.map { Member(id: $0.id.idString, name: $0.displayName ?? $0.email, email: $0.email, role: $0.role.rawValue, pending: $0.pending) }
         return try await req.renderPage("catalog/portal-staff", StaffPage(
             page: PageContext(req, title: "\(store.name) · staff"), store: nav, members: members, values: values, errors: errors))
             .encodeResponse(status: status, for: req)
@@ -230,7 +230,7 @@ enum PortalStorePages {
             page: PageContext(req, title: "\(store.name) · stats"), store: nav, charts: charts,
             totals: Dictionary(uniqueKeysWithValues: charts.map { ($0.key, $0.total) }),
             reports: reports.items.map {
-                Report(id: $0.id!.uuidString, productTitle: $0.product.title, productURL: "/products/\($0.$product.id.uuidString.lowercased())",
+                Report(id: $0.id!.idString, productTitle: $0.product.title, productURL: "/products/\($0.$product.id.idString)",
                        note: $0.note, date: StatsDay.string($0.createdAt))
             }))
     }

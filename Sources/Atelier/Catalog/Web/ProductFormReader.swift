@@ -55,13 +55,13 @@ enum ProductFormReader {
 
     /// Kept photos in the order of their position fields (ties keep the page order), minus removed ones.
     static func keptPhotos(_ form: PortalProductForm.Form) -> [UUID] {
-        let removed = Set(form.removePhotos ?? [])
+        let removed = Set((form.removePhotos ?? []).compactMap(UUID.init(uuidString:)))
         let ids = form.photoIds ?? []
         return ids.enumerated()
-            .filter { !removed.contains($0.element) }
-            .map { index, id in (id, Int(form.positions?[safe: index] ?? "") ?? index + 1, index) }
+            .compactMap { index, raw in UUID(uuidString: raw).map { ($0, Int(form.positions?[safe: index] ?? "") ?? index + 1, index) } }
+            .filter { !removed.contains($0.0) }
             .sorted { ($0.1, $0.2) < ($1.1, $1.2) }
-            .compactMap { UUID(uuidString: $0.0) }
+            .map { $0.0 }
     }
 
     /// Service field names ("price.amount", "photoIds[2]", "variants[0].stock") to form fields.
@@ -95,12 +95,14 @@ struct ProductFormOptions {
 
     static func load(req: Request, store: Store, values: [String: String]) async throws -> ProductFormOptions {
         let tree = try await CategoryService(db: req.db, services: req.atelier).tree()
+        // The values may be what the browser posted, in either case.
+        func chosen(_ field: String) -> UUID? { values[field].flatMap(UUID.init(uuidString:)) }
         var categories: [PortalProductForm.Option] = []
         func walk(_ nodes: [CategoryService.Node], trail: [String]) {
             for node in nodes {
                 let names = trail + [node.category.name]
-                categories.append(.init(value: node.category.id!.uuidString, label: names.joined(separator: " › "),
-                                        selected: values["categoryId"] == node.category.id!.uuidString))
+                categories.append(.init(value: node.category.id!.idString, label: names.joined(separator: " › "),
+                                        selected: chosen("categoryId") == node.category.id))
                 walk(node.children, trail: names)
             }
         }
@@ -112,8 +114,8 @@ struct ProductFormOptions {
         let chosenStyles = Set((values["styles"] ?? "").split(separator: ",").map(String.init))
         return ProductFormOptions(
             categories: categories,
-            brands: brands.map { .init(value: $0.id!.uuidString, label: $0.name + ($0.isApproved ? "" : " (awaiting approval)"),
-                                       selected: values["brandId"] == $0.id!.uuidString) },
+            brands: brands.map { .init(value: $0.id!.idString, label: $0.name + ($0.isApproved ? "" : " (awaiting approval)"),
+                                       selected: chosen("brandId") == $0.id) },
             genders: CatalogVocabulary.genders.map { .init(value: $0, label: $0.capitalized, selected: values["gender"] == $0) },
             currencies: CatalogVocabulary.currencies.keys.sorted().map { .init(value: $0, label: $0, selected: values["currency"] == $0) },
             colors: CatalogVocabulary.colors.map { .init(value: $0, label: $0.capitalized, selected: chosenColors.contains($0)) },

@@ -21,7 +21,7 @@ enum PublicCatalogPages {
         } catch let problem as Problem where problem.status.code < 500 {
             Flash.set("info", problem.errors.first?.message ?? problem.detail ?? problem.title, on: req)
         }
-        return req.redirect(to: "/products/\(id.uuidString.lowercased())")
+        return req.redirect(to: "/products/\(id.idString)")
     }
 
     struct ProductCard: Encodable {
@@ -140,7 +140,7 @@ enum PublicCatalogPages {
             await req.atelier.catalogCounters.add(kind, productID: id, storeID: product.$store.id)
         }
         let detail = ProductDetail(
-            id: id.uuidString.lowercased(), title: product.title, description: product.description.nilIfEmpty, brand: view.brand?.name,
+            id: id.idString, title: product.title, description: product.description.nilIfEmpty, brand: view.brand?.name,
             trail: view.trail, price: MoneyText.format(product.priceMinor, product.currency),
             originalPrice: product.originalPriceMinor.map { MoneyText.format($0, product.currency) },
             colors: product.colors, colorName: product.colorName.nilIfEmpty, fabric: product.fabric.nilIfEmpty, styles: product.styles,
@@ -169,7 +169,7 @@ enum PublicCatalogPages {
         views.map { view in
             let product = view.product
             return ProductCard(
-                id: product.id!.uuidString.lowercased(), url: "/products/\(product.id!.uuidString.lowercased())", title: product.title,
+                id: product.id!.idString, url: "/products/\(product.id!.idString)", title: product.title,
                 brand: view.brand?.name, price: MoneyText.format(product.priceMinor, product.currency),
                 originalPrice: product.originalPriceMinor.map { MoneyText.format($0, product.currency) }, status: product.status,
                 photo: WebImage(view.photos.first, alt: product.title, service: media, preferredWidth: 270))
@@ -186,7 +186,7 @@ enum PublicCatalogPages {
             return HoursLine(day: weekdays[weekday - 1], times: periods.isEmpty ? "Closed" : periods.joined(separator: ", "))
         }
         return StoreInfo(
-            id: store.id!.uuidString, name: store.name, slug: store.slug, about: store.about.nilIfEmpty, street: store.street,
+            id: store.id!.idString, name: store.name, slug: store.slug, about: store.about.nilIfEmpty, street: store.street,
             postalCode: store.postalCode, city: store.city, phone: store.phone.nilIfEmpty, email: store.email.nilIfEmpty,
             website: store.website.nilIfEmpty,
             mapURL: "https://www.openstreetmap.org/?mlat=\(store.lat)&mlon=\(store.lng)#map=17/\(store.lat)/\(store.lng)",

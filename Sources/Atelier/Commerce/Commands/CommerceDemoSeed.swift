@@ -64,7 +64,7 @@ struct CommerceDemoSeed {
         for name in ["Wine", "Beer", "Spirits", "Soft drinks"] {
             leaves[name] = try await categories.create(name: name, gender: "unisex", parentID: root.id)
         }
-        let restricted = ["Wine", "Beer", "Spirits"].compactMap { leaves[$0]?.id?.uuidString }
+        let restricted = ["Wine", "Beer", "Spirits"].compactMap { leaves[$0]?.id?.idString }
         _ = try await settingsService.update(store, with: Self.settings(orderingEnabled: true, membersOnly: true, legalAge: 18, restricted: restricted))
 
         var photos = DemoPhotos(app: app)
@@ -85,7 +85,7 @@ struct CommerceDemoSeed {
             }
         }
         _ = try await trade.apply(to: store, by: bar, companyName: "Bar Nova AB", vatNumber: "SE556677889901")
-        _ = try await trade.decide(bar.requireID().uuidString, in: store, approve: true, by: owner)
+        _ = try await trade.decide(bar.requireID().idString, in: store, approve: true, by: owner)
         return Self.drinks.count
     }
 

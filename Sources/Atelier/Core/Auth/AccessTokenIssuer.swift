@@ -35,7 +35,7 @@ final class AccessTokenIssuer: Sendable {
         let now = clock.now()
         let expiresAt = now.addingTimeInterval(Self.lifetime)
         let payload = Payload(
-            sub: .init(value: userID.uuidString), fam: familyID.uuidString, iat: .init(value: now),
+            sub: .init(value: userID.idString), fam: familyID.idString, iat: .init(value: now),
             exp: .init(value: expiresAt))
         return (try await keys.sign(payload), expiresAt)
     }

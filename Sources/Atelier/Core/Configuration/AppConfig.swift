@@ -332,7 +332,7 @@ public struct AppConfig: Sendable {
         }
         // Media keys are content hashes: two tests uploading the same image must not share (and
         // delete) each other's objects in the one test bucket.
-        config.s3.keyPrefix = "test-\(UUID().uuidString.lowercased())/"
+        config.s3.keyPrefix = "test-\(UUID().idString)/"
         return config
     }
 }

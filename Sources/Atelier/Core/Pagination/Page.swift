@@ -13,7 +13,7 @@ public struct PageCursor: Sendable, Equatable {
         self.id = id
     }
 
-    public var encoded: String { Base64URL.encode(id.uuidString) }
+    public var encoded: String { Base64URL.encode(id.idString) }
 
     public static func decode(_ raw: String) throws -> PageCursor {
         guard let text = Base64URL.decode(raw, maxLength: 64), let id = UUID(uuidString: text)

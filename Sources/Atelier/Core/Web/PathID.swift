@@ -6,4 +6,10 @@ extension Request {
         guard let raw = parameters.get(name), let id = UUID(uuidString: raw) else { throw Problem.notFound(what) }
         return id
     }
+
+    /// Path parameter `name` as it goes back into a link: an id in lower case, anything else as sent.
+    func pathSegment(_ name: String) -> String {
+        let raw = parameters.get(name) ?? ""
+        return UUID(uuidString: raw)?.idString ?? raw
+    }
 }

@@ -21,7 +21,8 @@ struct SecurityHeadersMiddleware: Middleware {
 
     // On futures, not async: it runs for every request, and an async middleware costs a task each (AsyncMiddlewareChain).
     func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
-        next.respond(to: request).map { response in
+        let requestID = Self.requestID(of: request)
+        return next.respond(to: request).map { response in
             let headers = [
                 ("Content-Security-Policy", contentSecurityPolicy),
                 ("X-Content-Type-Options", "nosniff"),
@@ -35,10 +36,20 @@ struct SecurityHeadersMiddleware: Middleware {
             if httpsOnly {
                 response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains")
             }
-            if case .string(let id)? = request.logger[metadataKey: "request-id"] {
-                response.headers.replaceOrAdd(name: "X-Request-Id", value: id)
+            if let requestID {
+                response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
             }
             return response
         }
+    }
+
+    /// The request id of the logs and the answer. One the client sent stays as sent; the one Vapor
+    /// makes up is a UUID in upper case, written in lower case like every id (issue 23).
+    private static func requestID(of request: Request) -> String? {
+        guard case .string(let id)? = request.logger[metadataKey: "request-id"] else { return nil }
+        guard request.headers.first(name: .xRequestId) == nil else { return id }
+        let lowered = id.lowercased()
+        request.logger[metadataKey: "request-id"] = .string(lowered)
+        return lowered
     }
 }

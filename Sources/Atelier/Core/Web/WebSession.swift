@@ -3,7 +3,7 @@ import Vapor
 
 /// The signed-in user of a web page, as templates see it.
 public struct WebUser: Encodable, Sendable {
-    var id: UUID
+    var id: String
     var displayName: String
     var username: String
     var email: String?
@@ -11,7 +11,7 @@ public struct WebUser: Encodable, Sendable {
     var isEditor: Bool
 
     init(_ user: User) {
-        id = user.id!
+        id = user.id!.idString
         displayName = user.displayName
         username = user.username
         email = user.email

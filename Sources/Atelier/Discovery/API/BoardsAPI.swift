@@ -76,9 +76,9 @@ extension APIHandler {
         let mediaService = MediaService(db: req.db, services: services)
         return summaries.map { summary in
             .init(
-                id: summary.board.id!.uuidString, name: summary.board.name, isPublic: summary.board.isPublic, itemCount: summary.itemCount,
+                id: summary.board.id!.idString, name: summary.board.name, isPublic: summary.board.isPublic, itemCount: summary.itemCount,
                 cover: summary.cover.map { .init($0, service: mediaService) },
-                webUrl: "\(services.config.publicBaseURL)/boards/\(summary.board.id!.uuidString.lowercased())",
+                webUrl: "\(services.config.publicBaseURL)/boards/\(summary.board.id!.idString)",
                 createdAt: summary.board.createdAt)
         }
     }

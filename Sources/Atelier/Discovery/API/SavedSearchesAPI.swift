@@ -31,7 +31,7 @@ extension APIHandler {
     func savedSearchBody(_ saved: SavedSearch) -> Components.Schemas.SavedSearch {
         let query = saved.query
         return .init(
-            id: saved.id!.uuidString, name: saved.name, filters: .init(query), createdAt: saved.createdAt,
+            id: saved.id!.idString, name: saved.name, filters: .init(query), createdAt: saved.createdAt,
             webUrl: "\(services.config.publicBaseURL)/search?\(query.urlQuery)")
     }
 }
@@ -56,8 +56,8 @@ extension Components.Schemas.SearchFilters {
     init(_ query: ProductSearchQuery) {
         func list<T>(_ values: [T], _ text: (T) -> String) -> [String]? { values.isEmpty ? nil : values.map(text) }
         self.init(
-            q: query.text, categoryIds: list(query.categoryIDs, \.uuidString), storeIds: list(query.storeIDs, \.uuidString),
-            brandIds: list(query.brandIDs, \.uuidString), colors: list(query.colors, { $0 }), sizes: list(query.sizes, { $0 }),
+            q: query.text, categoryIds: list(query.categoryIDs, \.idString), storeIds: list(query.storeIDs, \.idString),
+            brandIds: list(query.brandIDs, \.idString), colors: list(query.colors, { $0 }), sizes: list(query.sizes, { $0 }),
             genders: list(query.genders, { $0 }), styles: list(query.styles ?? [], { $0 }), priceMin: query.priceMin.map(Int64.init), priceMax: query.priceMax.map(Int64.init),
             onSale: query.onSale ? true : nil,
             near: query.near.map { .init(lat: $0.lat, lng: $0.lng, radiusKm: $0.radiusKm) })

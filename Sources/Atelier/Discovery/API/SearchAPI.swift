@@ -43,7 +43,7 @@ extension APIHandler {
         try errors.throwIfAny()
         let result = try await SearchSuggestions(db: req.db).suggest(text: input.query.q, categoryID: categoryID)
         func bodies(_ list: [SearchSuggestions.Suggestion]) -> [Components.Schemas.Suggestion] {
-            list.map { .init(id: $0.id.uuidString, label: $0.label, detail: $0.detail) }
+            list.map { .init(id: $0.id.idString, label: $0.label, detail: $0.detail) }
         }
         return .ok(.init(body: .json(.init(
             brands: bodies(result.brands), stores: bodies(result.stores), categories: bodies(result.categories),

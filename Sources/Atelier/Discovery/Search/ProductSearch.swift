@@ -140,7 +140,7 @@ struct ProductSearch {
         let categoryNames = try await categoryLabels(Array(categories.keys))
         let storeNames = try await names(of: Store.schema, Array(stores.keys))
         func facets(_ counts: [UUID: Int], labels: [UUID: String]) -> [Facet] {
-            Self.top(counts.compactMap { id, n in labels[id].map { Facet(value: id.uuidString, label: $0, count: n) } })
+            Self.top(counts.compactMap { id, n in labels[id].map { Facet(value: id.idString, label: $0, count: n) } })
         }
         return (total, Facets(
             categories: facets(categories, labels: categoryNames),

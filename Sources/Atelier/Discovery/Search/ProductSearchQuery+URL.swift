@@ -5,9 +5,9 @@ extension ProductSearchQuery {
     var urlQueryItems: [URLQueryItem] {
         var items: [URLQueryItem] = []
         if let text { items.append(.init(name: "q", value: text)) }
-        items += categoryIDs.map { .init(name: "categoryId", value: $0.uuidString.lowercased()) }
-        items += storeIDs.map { .init(name: "storeId", value: $0.uuidString.lowercased()) }
-        items += brandIDs.map { .init(name: "brandId", value: $0.uuidString.lowercased()) }
+        items += categoryIDs.map { .init(name: "categoryId", value: $0.idString) }
+        items += storeIDs.map { .init(name: "storeId", value: $0.idString) }
+        items += brandIDs.map { .init(name: "brandId", value: $0.idString) }
         items += colors.map { .init(name: "color", value: $0) }
         items += sizes.map { .init(name: "size", value: $0) }
         items += genders.map { .init(name: "gender", value: $0) }

@@ -8,7 +8,7 @@ struct SearchCursor: Sendable, Equatable {
     var value: Double
     var id: UUID
 
-    var encoded: String { Base64URL.encode("\(sort.rawValue)|\(value.bitPattern)|\(id.uuidString)") }
+    var encoded: String { Base64URL.encode("\(sort.rawValue)|\(value.bitPattern)|\(id.idString)") }
 
     static func decode(_ raw: String, for sort: ProductSearchQuery.Sort) throws -> SearchCursor {
         let parts = Base64URL.decode(raw, maxLength: 200)?.split(separator: "|")

@@ -64,7 +64,7 @@ struct SearchSuggestions {
         }
         let children = try await Category.query(on: db).filter(\.$parentID == category.requireID()).all()
         return children.compactMap { child in
-            counts[Category.segment(child.id!)].map { ProductSearch.Facet(value: child.id!.uuidString, label: child.name, count: $0) }
+            counts[Category.segment(child.id!)].map { ProductSearch.Facet(value: child.id!.idString, label: child.name, count: $0) }
         }
         .sorted { ($0.count, $1.label) > ($1.count, $0.label) }
         .prefix(Self.limit).map { $0 }

@@ -11,7 +11,7 @@ struct FeedCursor: Sendable, Equatable {
 
     var asOf: Date { Date(timeIntervalSince1970: Double(asOfMilliseconds) / 1000) }
 
-    var encoded: String { Base64URL.encode("\(asOfMilliseconds)|\(sortKey)|\(id.uuidString)") }
+    var encoded: String { Base64URL.encode("\(asOfMilliseconds)|\(sortKey)|\(id.idString)") }
 
     static func decode(_ raw: String) throws -> FeedCursor {
         let parts = Base64URL.decode(raw, maxLength: 200)?.split(separator: "|")

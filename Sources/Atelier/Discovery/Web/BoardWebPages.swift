@@ -40,14 +40,14 @@ enum BoardWebPages {
     static func options(for user: User?, req: Request) async throws -> [BoardOption] {
         guard let user else { return [] }
         return try await Board.query(on: req.db).filter(\.$userID == user.requireID()).sort(\.$name).all()
-            .map { BoardOption(id: $0.id!.uuidString.lowercased(), name: $0.name) }
+            .map { BoardOption(id: $0.id!.idString, name: $0.name) }
     }
 
     static func cards(_ summaries: [BoardService.Summary], req: Request) -> [BoardCard] {
         let media = MediaService(db: req.db, services: req.atelier)
         return summaries.map { summary in
             BoardCard(
-                url: "/boards/\(summary.board.id!.uuidString.lowercased())", name: summary.board.name, isPublic: summary.board.isPublic,
+                url: "/boards/\(summary.board.id!.idString)", name: summary.board.name, isPublic: summary.board.isPublic,
                 itemCount: summary.itemCount, cover: WebImage(summary.cover, alt: summary.board.name, service: media, preferredWidth: 270))
         }
     }
@@ -61,7 +61,7 @@ enum BoardWebPages {
         let media = MediaService(db: req.db, services: req.atelier)
         let productCards = try await PublicCatalogPages.productCards(page.items, req: req, media: media)
         let owner = try await User.find(board.userID, on: req.db)
-        let id = board.id!.uuidString.lowercased()
+        let id = board.id!.idString
         let shareURL = "\(req.atelier.config.publicBaseURL)/boards/\(id)"
         var context = PageContext(req, title: board.name)
         if board.isPublic {
@@ -83,10 +83,10 @@ enum BoardWebPages {
         if let productID = form.productID.flatMap(UUID.init(uuidString:)) {
             try await service.add(productID, to: board, by: user)
             Flash.set("success", "Pinned to \(board.name).", on: req)
-            return req.redirect(to: "/products/\(productID.uuidString.lowercased())")
+            return req.redirect(to: "/products/\(productID.idString)")
         }
         Flash.set("success", "Board \(board.name) made.", on: req)
-        return req.redirect(to: "/boards/\(board.id!.uuidString.lowercased())")
+        return req.redirect(to: "/boards/\(board.id!.idString)")
     }
 
     /// Pins the product to the chosen board; "new" asks for a name first.
@@ -96,12 +96,12 @@ enum BoardWebPages {
         let choice = try req.content.get(String.self, at: "board")
         let service = BoardService(db: req.db, services: req.atelier)
         guard let boardID = UUID(uuidString: choice) else {
-            return req.redirect(to: "/lookbook?pin=\(productID.uuidString.lowercased())#new-board")
+            return req.redirect(to: "/lookbook?pin=\(productID.idString)#new-board")
         }
         let board = try await service.owned(boardID, by: user)
         try await service.add(productID, to: board, by: user)
         Flash.set("success", "Pinned to \(board.name).", on: req)
-        return req.redirect(to: "/products/\(productID.uuidString.lowercased())")
+        return req.redirect(to: "/products/\(productID.idString)")
     }
 
     static func setVisibility(_ req: Request) async throws -> Response {
@@ -111,7 +111,7 @@ enum BoardWebPages {
         let isPublic = (try? req.content.get(String.self, at: "isPublic")) == "true"
         _ = try await service.update(board, name: nil, isPublic: isPublic)
         Flash.set("success", isPublic ? "Anyone with the link can see \(board.name) now." : "\(board.name) is private now.", on: req)
-        return req.redirect(to: "/boards/\(board.id!.uuidString.lowercased())")
+        return req.redirect(to: "/boards/\(board.id!.idString)")
     }
 
     static func delete(_ req: Request) async throws -> Response {
@@ -133,7 +133,7 @@ extension ShareMeta {
     static func board(_ board: Board, itemCount: Int, by owner: String, cover: Media?, service: MediaService, config: AppConfig) -> ShareMeta {
         ShareMeta(
             type: "website", title: board.name, description: "\(itemCount) \(itemCount == 1 ? "piece" : "pieces") collected by \(owner) on Atelier",
-            url: "\(config.publicBaseURL)/boards/\(board.id!.uuidString.lowercased())",
+            url: "\(config.publicBaseURL)/boards/\(board.id!.idString)",
             image: image(cover, alt: board.name, service: service, baseURL: config.publicBaseURL),
             appleAppStoreID: config.appLinks.appleAppStoreID)
     }

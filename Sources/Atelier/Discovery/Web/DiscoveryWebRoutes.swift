@@ -66,7 +66,7 @@ enum DiscoveryWebRoutes {
         return try await req.renderPage("discovery/lookbook", LookbookPage(
             page: PageContext(req, title: "Your lookbook"), products: cards, nextCursor: likes.nextCursor,
             boards: BoardWebPages.cards(boards, req: req),
-            pinProductID: req.query[String.self, at: "pin"].flatMap(UUID.init(uuidString:))?.uuidString.lowercased()))
+            pinProductID: req.query[String.self, at: "pin"].flatMap(UUID.init(uuidString:))?.idString))
     }
 
     static func like(_ req: Request, liked: Bool) async throws -> Response {
@@ -76,7 +76,7 @@ enum DiscoveryWebRoutes {
         let likes = LikeService(db: req.db, services: req.atelier)
         if liked { try await likes.like(product, by: user) } else { try await likes.unlike(product, by: user) }
         Flash.set("success", liked ? "Saved to your lookbook." : "Taken out of your lookbook.", on: req)
-        return req.redirect(to: "/products/\(id.uuidString.lowercased())")
+        return req.redirect(to: "/products/\(id.idString)")
     }
 
     static func follow(_ req: Request, following: Bool) async throws -> Response {

@@ -81,7 +81,7 @@ enum SearchPage {
             }
             return list
         }
-        let ids = { (list: [UUID]) in list.map { $0.uuidString.lowercased() } }
+        let ids = { (list: [UUID]) in list.map { $0.idString } }
         let groups = [
             FilterGroup(name: "categoryId", title: "Category", options: options(results.facets.categories, selected: ids(query.categoryIDs))),
             FilterGroup(name: "brandId", title: "Brand", options: options(results.facets.brands, selected: ids(query.brandIDs))),

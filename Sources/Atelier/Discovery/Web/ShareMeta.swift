@@ -31,7 +31,7 @@ struct ShareMeta: Encodable, Sendable {
 
     static func product(_ view: ProductView, service: MediaService, config: AppConfig) -> ShareMeta {
         let product = view.product
-        let url = "\(config.publicBaseURL)/products/\(product.id!.uuidString.lowercased())"
+        let url = "\(config.publicBaseURL)/products/\(product.id!.idString)"
         let summary = [view.brand?.name, "at \(view.store.name), \(view.store.city)"].compactMap { $0 }.joined(separator: " ")
         return ShareMeta(
             type: "product", title: product.title,

@@ -83,7 +83,7 @@ enum WishlistWebPage {
             try await service.remove(id, for: user)
             Flash.set("success", "Taken off your shopping list.", on: req)
         }
-        return req.redirect(to: "/products/\(id.uuidString.lowercased())")
+        return req.redirect(to: "/products/\(id.idString)")
     }
 
     static func distanceText(_ meters: Int) -> String {

@@ -46,7 +46,7 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(
             issues: changes.issues.map { .init($0, media: media) }, articles: changes.articles.map { .init($0, media: media) },
             authors: changes.authors.map { .init($0, media: media) },
-            deleted: changes.deletions.map { .init(_type: .init(rawValue: $0.entity.rawValue)!, id: $0.id.uuidString.lowercased()) },
+            deleted: changes.deletions.map { .init(_type: .init(rawValue: $0.entity.rawValue)!, id: $0.id.idString) },
             nextCursor: changes.nextCursor))))
     }
 
@@ -78,11 +78,11 @@ struct MagazineMedia {
 extension Components.Schemas.MagazineArticle {
     init(_ view: MagazineCatalog.ArticleView, media: MagazineMedia) {
         self.init(
-            id: view.article.id!.uuidString.lowercased(), issueId: view.article.issueID.uuidString.lowercased(),
+            id: view.article.id!.idString, issueId: view.article.issueID.idString,
             position: view.article.position, slug: view.text.slug, title: view.text.title, summary: view.text.summary,
             html: view.text.html, language: view.language, completeArticle: view.article.completeArticle, webURL: view.article.webURL,
             leadImage: media.image(view.article.leadMediaID),
-            authors: view.authors.map { .init(id: $0.id!.uuidString.lowercased(), name: $0.name) },
+            authors: view.authors.map { .init(id: $0.id!.idString, name: $0.name) },
             updatedAt: max(view.article.updatedAt, view.text.updatedAt))
     }
 }
@@ -90,7 +90,7 @@ extension Components.Schemas.MagazineArticle {
 extension Components.Schemas.MagazineIssue {
     init(_ view: MagazineCatalog.IssueView, media: MagazineMedia, withArticles: Bool = false) {
         self.init(
-            id: view.issue.id!.uuidString.lowercased(), number: view.issue.number, label: view.label, language: view.language,
+            id: view.issue.id!.idString, number: view.issue.number, label: view.label, language: view.language,
             cover: media.image(view.issue.coverMediaID),
             pdfUrl: view.pdfMediaID.flatMap { media.byID[$0] }.map { MagazinePDFs(db: media.service.db, services: media.service.services).url($0) },
             publishedAt: view.issue.publishAt ?? view.issue.updatedAt,
@@ -101,7 +101,7 @@ extension Components.Schemas.MagazineIssue {
 extension Components.Schemas.MagazineAuthor {
     init(_ view: MagazineCatalog.AuthorView, media: MagazineMedia) {
         self.init(
-            id: view.author.id!.uuidString.lowercased(), name: view.author.name, bio: view.bio, language: view.language,
+            id: view.author.id!.idString, name: view.author.name, bio: view.bio, language: view.language,
             picture: media.image(view.author.pictureMediaID))
     }
 }

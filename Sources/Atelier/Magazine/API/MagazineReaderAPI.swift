@@ -104,7 +104,7 @@ extension APIHandler {
         let people = try await PeopleDirectory(db: req.db, services: services).peopleByID(comments.map(\.authorID), viewer: viewer.requireID())
         return comments.compactMap { comment in
             people[comment.authorID].map {
-                .init(id: comment.id!.uuidString.lowercased(), articleId: comment.articleID.uuidString.lowercased(), author: .init($0),
+                .init(id: comment.id!.idString, articleId: comment.articleID.idString, author: .init($0),
                       body: comment.body, createdAt: comment.createdAt, canDelete: MagazineReaders.canDelete(comment, by: viewer))
             }
         }

@@ -29,7 +29,7 @@ final class MagazineIssue: Model, @unchecked Sendable {
 
     var pdfs: [String: UUID] {
         get { (JSONText.decode(pdfsJSON) as [String: String]?)?.compactMapValues(UUID.init(uuidString:)) ?? [:] }
-        set { pdfsJSON = JSONText.encode(newValue.mapValues { $0.uuidString.lowercased() }) }
+        set { pdfsJSON = JSONText.encode(newValue.mapValues { $0.idString }) }
     }
 
     var issueStatus: Status { Status(rawValue: status) ?? .draft }

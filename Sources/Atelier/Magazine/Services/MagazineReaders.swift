@@ -160,7 +160,7 @@ struct MagazineReaders {
     /// Inbox entries for every subscriber, on the transaction that publishes the issue.
     static func announce(_ issue: MagazineIssue, on tx: any Database, languages: MagazineLanguages, now: Date) async throws {
         let issueID = try issue.requireID()
-        let path = issueID.uuidString.lowercased()
+        let path = issueID.idString
         let label = issue.labels[languages.default] ?? "Issue \(issue.number)"
         for userID in try await MagazineSubscription.query(on: tx).all(\.$userID) {
             try await InboxService.record(.init(

@@ -60,7 +60,7 @@ enum MagazinePortalActions {
         var target = base
         let response = try await req.formAction(redirectTo: base) {
             let issue = try await MagazinePortalPages.editor(req).createIssue(number: try int(req, "number"), labels: labels(req, prefix: "label"))
-            target = "\(base)/issues/\(issue.id!.uuidString.lowercased())"
+            target = "\(base)/issues/\(issue.id!.idString)"
             return "Issue \(issue.number) created. Add its articles, then publish it."
         }
         return target == base ? response : req.redirect(to: target)
@@ -68,7 +68,7 @@ enum MagazinePortalActions {
 
     static func uploadPDF(_ req: Request) async throws -> Response {
         let issue = try await MagazinePortalPages.findIssue(req)
-        return try await req.formAction(redirectTo: "\(base)/issues/\(issue.id!.uuidString.lowercased())") {
+        return try await req.formAction(redirectTo: "\(base)/issues/\(issue.id!.idString)") {
             guard let file = try? req.content.get(File.self, at: "pdf"), file.data.readableBytes > 0 else {
                 throw Problem.invalid("pdf", "is missing; choose the PDF file")
             }
@@ -82,7 +82,7 @@ enum MagazinePortalActions {
     static func saveIssue(_ req: Request) async throws -> Response {
         let issue = try await MagazinePortalPages.findIssue(req)
         let issueID = try issue.requireID()
-        return try await req.formAction(redirectTo: "\(base)/issues/\(issueID.uuidString.lowercased())") {
+        return try await req.formAction(redirectTo: "\(base)/issues/\(issueID.idString)") {
             let number = try int(req, "number")
             let labels = labels(req, prefix: "label")
             try await withPicture(req, "cover", ownerID: issueID) { editor, cover in
@@ -98,7 +98,7 @@ enum MagazinePortalActions {
         let position = (try await editor.articles(of: issue).map(\.position).max() ?? -1) + 1
         let article = try await editor.createArticle(in: issue, position: position, authors: [])
         Flash.set("success", "New article. Write it in each language, then publish it.", on: req)
-        return req.redirect(to: "\(base)/articles/\(article.id!.uuidString.lowercased())")
+        return req.redirect(to: "\(base)/articles/\(article.id!.idString)")
     }
 
     static func publishIssue(_ req: Request) async throws -> Response {
@@ -134,9 +134,9 @@ enum MagazinePortalActions {
         let article = try await MagazinePortalPages.findArticle(req)
         let articleID = try article.requireID()
         let authors = try await MagazinePortalPages.editor(req).allAuthors()
-        return try await req.formAction(redirectTo: "\(base)/articles/\(articleID.uuidString.lowercased())") {
+        return try await req.formAction(redirectTo: "\(base)/articles/\(articleID.idString)") {
             let position = try int(req, "position")
-            let chosen = authors.compactMap { $0.id }.filter { field(req, "author_\($0.uuidString.lowercased())") != nil }
+            let chosen = authors.compactMap { $0.id }.filter { field(req, "author_\($0.idString)") != nil }
             let complete = field(req, "completeArticle") != nil
             let webURL = text(req, "webURL")
             // A language whose fields are all empty is left as it is (not written yet).
@@ -158,7 +158,7 @@ enum MagazinePortalActions {
 
     static func setArticlePublished(_ req: Request, _ published: Bool) async throws -> Response {
         let article = try await MagazinePortalPages.findArticle(req)
-        return try await req.formAction(redirectTo: "\(base)/articles/\(try article.requireID().uuidString.lowercased())") {
+        return try await req.formAction(redirectTo: "\(base)/articles/\(try article.requireID().idString)") {
             try await MagazinePortalPages.editor(req).setPublished(published, article)
             return published ? "Article published: readers see it once its issue is out." : "Article unpublished: readers no longer see it."
         }
@@ -195,7 +195,7 @@ enum MagazinePortalActions {
     static func updateAuthor(_ req: Request) async throws -> Response {
         let author = try await MagazinePortalPages.findAuthor(req)
         let authorID = try author.requireID()
-        return try await req.formAction(redirectTo: "\(base)/authors#author-\(authorID.uuidString.lowercased())") {
+        return try await req.formAction(redirectTo: "\(base)/authors#author-\(authorID.idString)") {
             let name = text(req, "name")
             let bios = labels(req, prefix: "bio")
             try await withPicture(req, "picture", ownerID: authorID) { editor, picture in

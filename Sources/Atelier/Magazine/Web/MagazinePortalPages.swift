@@ -168,7 +168,7 @@ enum MagazinePortalPages {
                 let mine = byArticle[article.id!] ?? []
                 let title = languages.pick(languages.default, available: mine.map(\.lang)).flatMap { lang in mine.first { $0.lang == lang }?.title }
                 return ArticleRow(
-                    id: article.id!.uuidString.lowercased(), url: "\(base)/articles/\(article.id!.uuidString.lowercased())",
+                    id: article.id!.idString, url: "\(base)/articles/\(article.id!.idString)",
                     title: title ?? "Untitled article", status: article.status, position: article.position,
                     languages: mine.map(\.lang).sorted().joined(separator: ", "))
             },
@@ -189,7 +189,7 @@ enum MagazinePortalPages {
         let authors = try await editor.allAuthors()
         let languages = languages(req)
         let media = try await pictures([article.leadMediaID].compactMap { $0 }, req)
-        let id = article.id!.uuidString.lowercased()
+        let id = article.id!.idString
         let title = languages.pick(languages.default, available: Array(texts.keys)).flatMap { texts[$0]?.title } ?? "Untitled article"
         let visible = article.isPublished && issue.isVisible(at: now(req))
         // Chosen authors first, in byline order, then the others by name.
@@ -207,7 +207,7 @@ enum MagazinePortalPages {
                     code: code, isDefault: code == languages.default, slug: text?.slug ?? "", title: text?.title ?? "",
                     summary: text?.summary ?? "", markdown: text?.markdown ?? "", html: text?.html ?? "")
             },
-            authors: ordered.map { AuthorChoice(id: $0.id!.uuidString.lowercased(), name: $0.name, checked: chosen.contains($0.id!)) },
+            authors: ordered.map { AuthorChoice(id: $0.id!.idString, name: $0.name, checked: chosen.contains($0.id!)) },
             lead: WebImage(article.leadMediaID.flatMap { media.byID[$0] }, alt: title, service: media.service, preferredWidth: 320),
             languageCount: languages.all.count))
     }
@@ -248,7 +248,7 @@ enum MagazinePortalPages {
     }
 
     static func row(_ issue: MagazineIssue, req: Request) -> IssueRow {
-        let id = issue.id!.uuidString.lowercased()
+        let id = issue.id!.idString
         let languages = languages(req)
         let zone = LocalDay.zone(req.webSessionUser?.timeZone ?? "UTC")
         let formatter = DateFormatter()
@@ -267,7 +267,7 @@ enum MagazinePortalPages {
         let media = try await pictures(authors.compactMap(\.pictureMediaID), req)
         return authors.map { author in
             AuthorRow(
-                id: author.id!.uuidString.lowercased(), name: author.name,
+                id: author.id!.idString, name: author.name,
                 bios: languages.all.map { LangField(code: $0, value: author.bios[$0] ?? "", isDefault: $0 == languages.default) },
                 picture: WebImage(author.pictureMediaID.flatMap { media.byID[$0] }, alt: author.name, service: media.service, preferredWidth: 160))
         }

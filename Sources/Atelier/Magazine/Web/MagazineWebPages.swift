@@ -117,7 +117,7 @@ enum MagazineWebPages {
     }
 
     private static func card(_ view: MagazineCatalog.IssueView, lang: String, media: MagazineMedia, req: Request) -> IssueCard {
-        let id = view.issue.id!.uuidString.lowercased()
+        let id = view.issue.id!.idString
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: lang == "ro" ? "ro_RO" : "en_GB")
         formatter.dateFormat = "d MMMM yyyy"
@@ -130,7 +130,7 @@ enum MagazineWebPages {
     }
 
     private static func card(_ view: MagazineCatalog.ArticleView, lang: String, media: MagazineMedia) -> ArticleCard {
-        let id = view.article.id!.uuidString.lowercased()
+        let id = view.article.id!.idString
         return ArticleCard(
             id: id, url: "/magazine/articles/\(id)?lang=\(lang)", title: view.text.title, summary: view.text.summary,
             authors: view.authors.map(\.name).joined(separator: ", "), language: view.language,

@@ -107,7 +107,7 @@ enum MediaParameters {
 extension Components.Schemas.Image {
     init(_ media: Media, service: MediaService) {
         self.init(
-            id: media.id!.uuidString, width: media.width, height: media.height, dominantColor: media.dominantColor,
+            id: media.id!.idString, width: media.width, height: media.height, dominantColor: media.dominantColor,
             placeholder: media.placeholder,
             variants: service.imageURLs(media).map { variant, url in
                 .init(width: variant.width, height: variant.height, url: url, format: variant.format == "webp" ? .webp : .jpeg)

@@ -17,7 +17,7 @@ final class ProcessScratchFolder: Sendable {
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         Self.removeAbandoned(in: parent)
         for _ in 0..<5 {
-            let id = UUID().uuidString.lowercased()
+            let id = UUID().idString
             let lockPath = parent.appendingPathComponent("\(id).lock").path
             let descriptor = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw Self.failure("open \(lockPath)") }

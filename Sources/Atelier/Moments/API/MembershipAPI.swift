@@ -62,7 +62,7 @@ extension APIHandler {
         let people = try await PeopleDirectory(db: req.db, services: services)
             .peopleByID(page.items.compactMap(\.member.invitedBy), viewer: user.requireID())
         let items: [Components.Schemas.Invitation] = page.items.compactMap { invitation in
-            guard let moment = moments[invitation.moment.id!.uuidString.lowercased()], let inviter = invitation.member.invitedBy.flatMap({ people[$0] }),
+            guard let moment = moments[invitation.moment.id!.idString], let inviter = invitation.member.invitedBy.flatMap({ people[$0] }),
                 let invitedAt = invitation.member.invitedAt else { return nil }
             return .init(moment: moment, invitedBy: .init(inviter), invitedAt: invitedAt, state: .init(invitation.member.memberState))
         }
@@ -76,7 +76,7 @@ extension APIHandler {
         let bodies = try await momentBodies(page.items.map(\.moment), viewer: user, req)
         let byID = Dictionary(bodies.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let items: [Components.Schemas.CheckIn] = page.items.compactMap { checkIn in
-            byID[checkIn.moment.id!.uuidString.lowercased()].map { .init(moment: $0, checkedInAt: checkIn.checkedInAt) }
+            byID[checkIn.moment.id!.idString].map { .init(moment: $0, checkedInAt: checkIn.checkedInAt) }
         }
         return .ok(.init(body: .json(.init(items: items, nextCursor: page.nextCursor))))
     }

@@ -4,7 +4,7 @@ import Foundation
 extension Components.Schemas.Place {
     init(_ place: Place) {
         self.init(
-            id: place.id!.uuidString.lowercased(), name: place.name, lat: place.lat, lng: place.lng,
+            id: place.id!.idString, name: place.name, lat: place.lat, lng: place.lng,
             radiusMeters: place.radiusMeters, externalId: place.externalID)
     }
 }
@@ -30,7 +30,7 @@ extension Components.Schemas.Moment {
     init(_ view: MomentViews.View, media: MediaService) {
         let moment = view.moment
         self.init(
-            id: moment.id!.uuidString.lowercased(), name: moment.name, description: moment.description,
+            id: moment.id!.idString, name: moment.name, description: moment.description,
             startsAt: moment.startsAt, endsAt: moment.endsAt, status: .init(rawValue: view.status.rawValue)!,
             place: .init(view.place), visibility: moment.isPublic ? ._public : ._private,
             category: .init(rawValue: moment.category) ?? .other, cover: view.cover.map { .init($0, service: media) },
@@ -43,7 +43,7 @@ extension Components.Schemas.Moment {
 extension Components.Schemas.MomentPhoto {
     init(_ view: MomentViews.PhotoView, media: MediaService) {
         self.init(
-            id: view.photo.id!.uuidString.lowercased(), momentId: view.photo.momentID.uuidString.lowercased(),
+            id: view.photo.id!.idString, momentId: view.photo.momentID.idString,
             author: .init(view.author), photo: .init(view.media, service: media), caption: view.photo.caption,
             createdAt: view.photo.createdAt, faves: .init(view.faves), commentCount: view.commentCount,
             isCover: view.isCover, canDelete: view.canDelete)
@@ -53,8 +53,8 @@ extension Components.Schemas.MomentPhoto {
 extension Components.Schemas.MomentComment {
     init(_ comment: MomentComment, author: PeopleDirectory.Person, canDelete: Bool) {
         self.init(
-            id: comment.id!.uuidString.lowercased(), momentId: comment.momentID.uuidString.lowercased(),
-            photoId: comment.photoID?.uuidString.lowercased(), author: .init(author), body: comment.body,
+            id: comment.id!.idString, momentId: comment.momentID.idString,
+            photoId: comment.photoID?.idString, author: .init(author), body: comment.body,
             createdAt: comment.createdAt, canDelete: canDelete)
     }
 }

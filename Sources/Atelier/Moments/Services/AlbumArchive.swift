@@ -35,7 +35,7 @@ struct AlbumArchive {
                     number += 1
                     let ext = original.format == "jpeg" ? "jpg" : original.format
                     let padded = String(repeating: "0", count: max(0, 4 - String(number).count)) + String(number)
-                    let name = "\(padded)-\(photo.id!.uuidString.lowercased().suffix(12)).\(ext)"
+                    let name = "\(padded)-\(photo.id!.idString.suffix(12)).\(ext)"
                     try await zip.addEntry(name: name, modified: photo.createdAt, content: try await store.contents(key: original.originalKey))
                 }
                 after = last.id

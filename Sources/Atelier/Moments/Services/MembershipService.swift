@@ -23,7 +23,7 @@ struct MembershipService {
             throw Problem.invalid("userIds", "may only name your friends (\(refused.count) of them are not)")
         }
         let now = self.now
-        let momentPath = momentID.uuidString.lowercased()
+        let momentPath = momentID.idString
         let message = NotificationMessage.momentInvitation(actor: creator.displayName, moment: moment.name)
         let write: @Sendable (any Database) async throws -> [MomentMember] = { tx in
             let existing = try await MomentMember.query(on: tx).filter(\.$momentID == momentID).filter(\.$userID ~~ wanted).all()

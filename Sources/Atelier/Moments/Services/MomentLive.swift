@@ -14,7 +14,7 @@ struct MomentLive {
     }
 
     func photoDeleted(_ photoID: UUID, momentID: UUID) async {
-        await services.live.publish(LiveChannel.moment(momentID), event: "photo.deleted", data: ["photoId": photoID.uuidString.lowercased()])
+        await services.live.publish(LiveChannel.moment(momentID), event: "photo.deleted", data: ["photoId": photoID.idString])
     }
 
     func commentAdded(_ comment: Components.Schemas.MomentComment, momentID: UUID) async {
@@ -26,6 +26,6 @@ struct MomentLive {
     func favesChanged(target: UUID, momentID: UUID, count: Int) async {
         struct Faves: Encodable { var targetId: String; var count: Int }
         await services.live.publish(LiveChannel.moment(momentID), event: "fave.changed",
-                                    data: Faves(targetId: target.uuidString.lowercased(), count: count))
+                                    data: Faves(targetId: target.idString, count: count))
     }
 }

@@ -37,8 +37,8 @@ struct MomentPhotoService {
         photo.caption = caption
         photo.createdAt = now
         let services = self.services
-        let momentPath = momentID.uuidString.lowercased()
-        let photoPath = photo.id!.uuidString.lowercased()
+        let momentPath = momentID.idString
+        let photoPath = photo.id!.idString
         let message = NotificationMessage.momentPhoto(actor: author.displayName, moment: moment.name)
         let told = try await services.writeTransaction(on: db) { tx -> [UUID] in
             try await photo.create(on: tx)

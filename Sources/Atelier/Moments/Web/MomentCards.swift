@@ -25,7 +25,7 @@ struct MomentCard: Encodable {
 
     init(_ view: MomentViews.View, zone: TimeZone, media: MediaService) {
         let moment = view.moment
-        id = moment.id!.uuidString.lowercased()
+        id = moment.id!.idString
         url = "/moments/\(id)"
         name = moment.name
         description = moment.description
@@ -79,8 +79,8 @@ struct AlbumPhotoCard: Encodable {
     var canDelete: Bool
 
     init(_ view: MomentViews.PhotoView, zone: TimeZone, media: MediaService) {
-        id = view.photo.id!.uuidString.lowercased()
-        url = "/moments/\(view.photo.momentID.uuidString.lowercased())/photos/\(id)"
+        id = view.photo.id!.idString
+        url = "/moments/\(view.photo.momentID.idString)/photos/\(id)"
         author = PersonCard(view.author)
         image = WebImage(view.media, alt: view.photo.caption.isEmpty ? "Photo by \(view.author.user.displayName)" : view.photo.caption,
                          service: media, preferredWidth: 540)

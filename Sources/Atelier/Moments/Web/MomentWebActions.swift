@@ -45,7 +45,7 @@ enum MomentWebActions {
                 category: form.category.flatMap(Moment.Category.init(rawValue:))))
             return "Moment created. Invite your friends."
         }
-        return created.map { req.redirect(to: "/moments/\($0.id!.uuidString.lowercased())") } ?? response
+        return created.map { req.redirect(to: "/moments/\($0.id!.idString)") } ?? response
     }
 
     static func createQuick(_ req: Request) async throws -> Response {
@@ -60,7 +60,7 @@ enum MomentWebActions {
             created = try await MomentService(db: req.db, services: req.atelier).createQuick(by: user, lat: lat, lng: lng)
             return "Your moment is on for the next two hours. Invite your friends."
         }
-        return created.map { req.redirect(to: "/moments/\($0.id!.uuidString.lowercased())") } ?? response
+        return created.map { req.redirect(to: "/moments/\($0.id!.idString)") } ?? response
     }
 
     static func join(_ req: Request) async throws -> Response {
@@ -185,7 +185,7 @@ enum MomentWebActions {
 
     static func deletePhoto(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
-        let momentPath = req.parameters.get("momentID") ?? ""
+        let momentPath = req.pathSegment("momentID")
         return try await req.formAction(redirectTo: "/moments/\(momentPath)") {
             let (moment, _) = try await MomentWebPages.visible(req, user: user)
             let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try req.pathID("photoID", "photo"), in: moment, viewer: user.requireID())
@@ -216,7 +216,7 @@ enum MomentWebActions {
         _ req: Request, anchor: String = "", _ body: (User, Moment, MomentMember?) async throws -> String?
     ) async throws -> Response {
         let user = try req.requireWebUser()
-        let momentPath = req.parameters.get("momentID") ?? ""
+        let momentPath = req.pathSegment("momentID")
         return try await req.formAction(redirectTo: "/moments/\(momentPath)\(anchor)") {
             let (moment, member) = try await MomentWebPages.visible(req, user: user)
             return try await body(user, moment, member)
@@ -227,7 +227,7 @@ enum MomentWebActions {
         _ req: Request, anchor: String = "", _ body: (User, Moment, MomentPhoto) async throws -> String?
     ) async throws -> Response {
         let user = try req.requireWebUser()
-        let path = "/moments/\(req.parameters.get("momentID") ?? "")/photos/\(req.parameters.get("photoID") ?? "")"
+        let path = "/moments/\(req.pathSegment("momentID"))/photos/\(req.pathSegment("photoID"))"
         return try await req.formAction(redirectTo: path + anchor) {
             let (moment, _) = try await MomentWebPages.visible(req, user: user)
             let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try req.pathID("photoID", "photo"), in: moment, viewer: user.requireID())

@@ -116,7 +116,7 @@ enum MomentWebPages {
             let states = Dictionary(members.map { ($0.userID, $0.state) }, uniquingKeysWith: { a, _ in a })
             let friendIDs = try await SocialGraph(db: req.db).friendIDs(of: userID)
             friends = try await directory.people(friendIDs, viewer: userID)
-                .map { FriendOption(id: $0.user.id!.uuidString.lowercased(), displayName: $0.user.displayName, state: states[$0.user.id!]) }
+                .map { FriendOption(id: $0.user.id!.idString, displayName: $0.user.displayName, state: states[$0.user.id!]) }
                 .sorted { $0.displayName.localizedCaseInsensitiveCompare($1.displayName) == .orderedAscending }
         }
         let comments = try await commentRows(moment, photoID: nil, viewer: user, req: req)
@@ -195,7 +195,7 @@ enum MomentWebPages {
         let people = try await PeopleDirectory(db: req.db, services: req.atelier).peopleByID(page.items.map(\.authorID), viewer: viewerID)
         return page.items.compactMap { comment in
             people[comment.authorID].map {
-                CommentRow(id: comment.id!.uuidString.lowercased(), author: PersonCard($0), body: comment.body,
+                CommentRow(id: comment.id!.idString, author: PersonCard($0), body: comment.body,
                            canDelete: MomentComments.canDelete(comment, in: moment, by: viewerID))
             }
         }

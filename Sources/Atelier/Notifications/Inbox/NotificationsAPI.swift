@@ -17,7 +17,7 @@ extension APIHandler {
             items: page.items.compactMap { entry in
                 guard let kind = Components.Schemas.NotificationKind(rawValue: entry.kind) else { return nil }
                 return .init(
-                    id: entry.id!.uuidString.lowercased(), kind: kind, text: entry.text,
+                    id: entry.id!.idString, kind: kind, text: entry.text,
                     actor: entry.actorID.flatMap { byID[$0] }.map { .init($0) }, link: entry.link, webUrl: base + entry.webPath,
                     createdAt: entry.createdAt, readAt: entry.readAt)
             },

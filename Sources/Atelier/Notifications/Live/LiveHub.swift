@@ -13,8 +13,15 @@ struct LiveMessage: Codable, Sendable, Equatable {
 
 /// Channel names: `moment:{id}` for a moment's album, `inbox:{userId}` for a person's notifications.
 enum LiveChannel {
-    static func moment(_ id: UUID) -> String { "moment:\(id.uuidString.lowercased())" }
-    static func inbox(_ userID: UUID) -> String { "inbox:\(userID.uuidString.lowercased())" }
+    static func moment(_ id: UUID) -> String { "moment:\(id.idString)" }
+    static func inbox(_ userID: UUID) -> String { "inbox:\(userID.idString)" }
+
+    /// A channel as a client named it, spelt as events are published (the id in lower case).
+    static func canonical(_ name: String) -> String {
+        let parts = name.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2, let id = UUID(uuidString: String(parts[1])) else { return name }
+        return "\(parts[0]):\(id.idString)"
+    }
 }
 
 /// The subscribers of this process, by channel. Delivery never waits for a slow client: each

@@ -89,7 +89,7 @@ actor LiveConnection {
                 return await send(["type": "refused", "channel": channel, "status": status, "detail": detail])
             }
             // The access check awaited; another subscribe of the same channel may have won meanwhile.
-            if subscriptions[channel] == nil { listen(as: channel, to: channel) }
+            if subscriptions[channel] == nil { listen(as: channel, to: LiveChannel.canonical(channel)) }
             await send(["type": "subscribed", "channel": channel])
         case ("unsubscribe", let channel?):
             subscriptions.removeValue(forKey: channel)?.cancel()

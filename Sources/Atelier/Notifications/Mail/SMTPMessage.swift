@@ -10,7 +10,7 @@ enum SMTPMessage {
             "To: \(mail.to)",
             "Subject: \(encodeHeader(mail.subject))",
             "Date: \(rfc5322Date(now))",
-            "Message-ID: <\(UUID().uuidString.lowercased())@\(messageIDDomain)>",
+            "Message-ID: <\(UUID().idString)@\(messageIDDomain)>",
             "MIME-Version: 1.0",
         ]
         if let unsubscribe = mail.unsubscribeURL {
@@ -20,7 +20,7 @@ enum SMTPMessage {
             headers += ["Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: base64"]
             return headers.joined(separator: "\r\n") + "\r\n\r\n" + base64Body(mail.text) + "\r\n"
         }
-        let boundary = "atelier-" + UUID().uuidString.lowercased()
+        let boundary = "atelier-" + UUID().idString
         headers.append("Content-Type: multipart/alternative; boundary=\"\(boundary)\"")
         let parts = [("text/plain", mail.text), ("text/html", html)].map { type, content in
             "--\(boundary)\r\nContent-Type: \(type); charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n\(base64Body(content))\r\n"

@@ -14,7 +14,7 @@ enum BackupRestore {
 
     static func restore(archive url: URL, config: AppConfig) async throws -> Summary {
         let archive = try Archive(url: url, accessMode: .read)
-        let work = URL(fileURLWithPath: config.dataDirectory).appendingPathComponent(".restore-\(UUID().uuidString.lowercased())")
+        let work = URL(fileURLWithPath: config.dataDirectory).appendingPathComponent(".restore-\(UUID().idString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
 

@@ -24,7 +24,7 @@ struct BackupWriter {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let final = folder.appendingPathComponent("\(Self.namePrefix)\(Self.stamp(now)).zip")
         let partial = folder.appendingPathComponent(".\(final.lastPathComponent).partial")
-        let work = folder.appendingPathComponent(".work-\(UUID().uuidString.lowercased())")
+        let work = folder.appendingPathComponent(".work-\(UUID().idString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         try? FileManager.default.removeItem(at: partial)

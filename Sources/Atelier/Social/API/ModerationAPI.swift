@@ -43,7 +43,7 @@ extension APIHandler {
             guard let reporter = byID[report.reporterID], let subject = Components.Schemas.ReportSubject(rawValue: report.subjectType)
             else { return nil }
             return .init(
-                id: report.id!.uuidString.lowercased(), subjectType: subject, subjectId: report.subjectID.uuidString.lowercased(),
+                id: report.id!.idString, subjectType: subject, subjectId: report.subjectID.idString,
                 reason: report.reason, status: report.resolvedAt == nil ? .open : .resolved, action: report.action,
                 reporter: .init(reporter), subjectAuthor: report.subjectAuthorID.flatMap { byID[$0] }.map { .init($0) },
                 excerpt: report.excerpt, createdAt: report.createdAt, resolvedAt: report.resolvedAt)

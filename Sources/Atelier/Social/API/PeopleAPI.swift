@@ -19,7 +19,7 @@ extension APIHandler {
             .profile(try CatalogParameters.id(input.path.userId, "user"), viewer: viewerID)
         let user = profile.person.user
         return .ok(.init(body: .json(.init(
-            id: user.id!.uuidString.lowercased(), displayName: user.displayName, username: user.username, about: user.about,
+            id: user.id!.idString, displayName: user.displayName, username: user.username, about: user.about,
             relationship: .init(profile.person.relationship), pinnedOutfits: [], friendCount: profile.friendCount,
             postCount: profile.postCount, commonFriendCount: profile.commonFriendCount))))
     }

@@ -4,7 +4,7 @@ import Foundation
 extension Components.Schemas.UserSummary {
     init(_ person: PeopleDirectory.Person) {
         self.init(
-            id: person.user.id!.uuidString.lowercased(), displayName: person.user.displayName, username: person.user.username,
+            id: person.user.id!.idString, displayName: person.user.displayName, username: person.user.username,
             relationship: .init(person.relationship))
     }
 }
@@ -36,7 +36,7 @@ extension Components.Schemas.ReactionSummary {
 extension Components.Schemas.Post {
     init(_ view: PostViews.View, media: MediaService) {
         self.init(
-            id: view.post.id!.uuidString.lowercased(), author: .init(view.author), photo: .init(view.photo, service: media),
+            id: view.post.id!.idString, author: .init(view.author), photo: .init(view.photo, service: media),
             caption: view.post.caption, day: view.post.day, timeZone: view.post.timeZone, createdAt: view.post.createdAt,
             editedAt: view.post.editedAt, reactions: .init(view.reactions), commentCount: view.commentCount,
             hidden: view.post.hiddenAt != nil, canEdit: view.canEdit)
@@ -46,7 +46,7 @@ extension Components.Schemas.Post {
 extension Components.Schemas.Comment {
     init(_ comment: PostComment, author: PeopleDirectory.Person, canDelete: Bool) {
         self.init(
-            id: comment.id!.uuidString.lowercased(), postId: comment.postID.uuidString.lowercased(), author: .init(author),
+            id: comment.id!.idString, postId: comment.postID.idString, author: .init(author),
             body: comment.body, createdAt: comment.createdAt, canDelete: canDelete)
     }
 }

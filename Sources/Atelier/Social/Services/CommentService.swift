@@ -19,7 +19,7 @@ struct CommentService {
         comment.authorID = try author.requireID()
         comment.body = body
         comment.createdAt = now
-        let postPath = comment.postID.uuidString.lowercased()
+        let postPath = comment.postID.idString
         let excerpt = body.count > 80 ? String(body.prefix(79)) + "…" : body
         try await services.writeTransaction(on: db) { tx in
             try await comment.create(on: tx)

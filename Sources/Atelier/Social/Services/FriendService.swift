@@ -29,7 +29,7 @@ struct FriendService {
             // Two people asking each other at once: on PostgreSQL both would miss the other's
             // request, so requests between the same two people take turns (SQLite writers already do).
             if sql.dialect.name == "postgresql" {
-                let pair = [senderID, recipientID].map { $0.uuidString.lowercased() }.sorted().joined(separator: "|")
+                let pair = [senderID, recipientID].map { $0.idString }.sorted().joined(separator: "|")
                 try await sql.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: pair)))").run()
             }
             // Checked again inside: a block may have landed since the checks above.
@@ -150,7 +150,7 @@ struct FriendService {
     private static func accepted(by accepter: User, notifying userID: UUID) -> InboxService.Draft {
         .init(recipientID: userID, kind: .friendAccepted, actorID: accepter.id,
               message: .friendAccepted(actor: accepter.displayName),
-              link: "atelier://users/\(accepter.id!.uuidString.lowercased())",
-              webPath: "/people/\(accepter.id!.uuidString.lowercased())")
+              link: "atelier://users/\(accepter.id!.idString)",
+              webPath: "/people/\(accepter.id!.idString)")
     }
 }

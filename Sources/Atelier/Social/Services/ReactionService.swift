@@ -64,7 +64,7 @@ struct ReactionService {
                 try await InboxService.record(.init(
                     recipientID: post.authorID, kind: .reaction, actorID: userID,
                     message: .reaction(actor: user.displayName, emoji: kind.emoji),
-                    link: "atelier://posts/\(postID.uuidString.lowercased())", webPath: "/posts/\(postID.uuidString.lowercased())"),
+                    link: "atelier://posts/\(postID.idString)", webPath: "/posts/\(postID.idString)"),
                     on: tx, now: now)
             }
         }

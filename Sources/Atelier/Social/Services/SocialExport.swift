@@ -5,7 +5,7 @@ import Foundation
 /// my friends and the people I blocked.
 struct SocialExport {
     struct PostEntry: Encodable {
-        var id: UUID
+        var id: String
         var day: String
         var timeZone: String
         var caption: String
@@ -18,7 +18,7 @@ struct SocialExport {
     }
 
     struct CommentEntry: Encodable {
-        var postID: UUID
+        var postID: String
         var body: String
         var createdAt: Date
     }
@@ -52,11 +52,11 @@ struct SocialExport {
                 path = file
             }
             return PostEntry(
-                id: post.id!, day: post.day, timeZone: post.timeZone, caption: post.caption, createdAt: post.createdAt,
+                id: post.id!.idString, day: post.day, timeZone: post.timeZone, caption: post.caption, createdAt: post.createdAt,
                 editedAt: post.editedAt, hiddenByModeration: post.hiddenAt != nil, reactions: reactions[post.id!]?.total ?? 0, photo: path)
         }
         let comments = try await PostComment.query(on: db).filter(\.$authorID == userID).sort(\.$id).all()
-            .map { CommentEntry(postID: $0.postID, body: $0.body, createdAt: $0.createdAt) }
+            .map { CommentEntry(postID: $0.postID.idString, body: $0.body, createdAt: $0.createdAt) }
         let friendships = try await Friendship.query(on: db).filter(\.$userID == userID).all()
         let blocks = try await UserBlock.query(on: db).filter(\.$blockerID == userID).all()
         let people = try await User.query(on: db).filter(\.$id ~~ (friendships.map(\.friendID) + blocks.map(\.blockedID))).all()

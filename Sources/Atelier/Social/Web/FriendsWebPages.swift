@@ -83,7 +83,7 @@ enum FriendsWebPages {
         let userID = try req.requireWebUser().requireID()
         let profile = try await PeopleDirectory(db: req.db, services: req.atelier).profile(try personID(req), viewer: userID)
         return try await req.renderPage("social/profile", ProfilePage(
-            page: PageContext(req, title: profile.person.user.displayName), back: "/people/\(profile.person.user.id!.uuidString.lowercased())",
+            page: PageContext(req, title: profile.person.user.displayName), back: "/people/\(profile.person.user.id!.idString)",
             person: PersonCard(profile.person),
             about: profile.person.user.about, friendCount: profile.friendCount, postCount: profile.postCount,
             commonFriendCount: profile.commonFriendCount, isSelf: profile.person.user.id == userID,
@@ -171,6 +171,6 @@ enum FriendsWebPages {
 
     /// Where a person action returns: the page the form names (the friends list), else the profile.
     private static func returnPath(_ req: Request, _ id: UUID) -> String {
-        AccountsWebRoutes.safeNext(try? req.content.get(String.self, at: "back")) ?? "/people/\(id.uuidString.lowercased())"
+        AccountsWebRoutes.safeNext(try? req.content.get(String.self, at: "back")) ?? "/people/\(id.idString)"
     }
 }

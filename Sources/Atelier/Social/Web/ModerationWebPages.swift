@@ -47,9 +47,9 @@ enum ModerationWebPages {
         return try await req.renderPage("admin/reports", Page(
             page: PageContext(req, title: "Reports"), open: open,
             reports: page.items.map { report in
-                let subject = report.subjectID.uuidString.lowercased()
+                let subject = report.subjectID.idString
                 return Row(
-                    id: report.id!.uuidString.lowercased(), subjectType: report.subjectType,
+                    id: report.id!.idString, subjectType: report.subjectType,
                     subjectURL: report.subjectType == "profile" ? "/people/\(subject)" : nil, image: images[report.subjectID],
                     reason: report.reason, excerpt: report.excerpt, reporter: names[report.reporterID] ?? "Someone",
                     subjectAuthor: report.subjectAuthorID.flatMap { names[$0] }, action: report.action)

@@ -10,7 +10,7 @@ struct PersonCard: Encodable {
     var relationship: String
 
     init(_ person: PeopleDirectory.Person) {
-        id = person.user.id!.uuidString.lowercased()
+        id = person.user.id!.idString
         url = "/people/\(id)"
         displayName = person.user.displayName
         username = person.user.username

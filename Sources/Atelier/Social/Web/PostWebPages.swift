@@ -106,7 +106,7 @@ enum PostWebPages {
             page: PageContext(req, title: "\(card.author.displayName) · \(card.day)"), post: card,
             comments: comments.items.compactMap { comment in
                 authors[comment.authorID].map {
-                    CommentRow(id: comment.id!.uuidString.lowercased(), author: PersonCard($0), body: comment.body, createdAt: comment.createdAt,
+                    CommentRow(id: comment.id!.idString, author: PersonCard($0), body: comment.body, createdAt: comment.createdAt,
                                canDelete: CommentService.canDelete(comment, on: post, by: user.id!))
                 }
             },
@@ -116,7 +116,7 @@ enum PostWebPages {
     static func react(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         let post = try await visiblePost(req, user: user)
-        return try await req.formAction(redirectTo: "/posts/\(post.id!.uuidString.lowercased())") {
+        return try await req.formAction(redirectTo: "/posts/\(post.id!.idString)") {
             let kind = try ReactionService.Kind.parse((try? req.content.get(String.self, at: "kind")) ?? "")
             let service = ReactionService(db: req.db, services: req.atelier)
             let current = try await service.summaries(of: [post.id!], viewer: user.requireID())[post.id!]?.mine
@@ -132,7 +132,7 @@ enum PostWebPages {
     static func comment(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         let post = try await visiblePost(req, user: user)
-        return try await req.formAction(redirectTo: "/posts/\(post.id!.uuidString.lowercased())#comments") {
+        return try await req.formAction(redirectTo: "/posts/\(post.id!.idString)#comments") {
             _ = try await CommentService(db: req.db, services: req.atelier).add(to: post, by: user, body: (try? req.content.get(String.self, at: "body")) ?? "")
             return nil
         }
@@ -142,7 +142,7 @@ enum PostWebPages {
         let user = try req.requireWebUser()
         let post = try await visiblePost(req, user: user)
         guard let commentID = req.parameters.get("commentID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("comment") }
-        return try await req.formAction(redirectTo: "/posts/\(post.id!.uuidString.lowercased())#comments") {
+        return try await req.formAction(redirectTo: "/posts/\(post.id!.idString)#comments") {
             let service = CommentService(db: req.db, services: req.atelier)
             try await service.delete(try await service.comment(commentID, on: post, viewer: user.requireID()), on: post, by: user.requireID())
             return "Comment deleted."
@@ -153,7 +153,7 @@ enum PostWebPages {
         let user = try req.requireWebUser()
         let service = PostService(db: req.db, services: req.atelier)
         let post = try await service.ownPost(try postID(req), of: user.requireID())
-        return try await req.formAction(redirectTo: "/posts/\(post.id!.uuidString.lowercased())") {
+        return try await req.formAction(redirectTo: "/posts/\(post.id!.idString)") {
             _ = try await service.updateCaption(post, to: (try? req.content.get(String.self, at: "caption")) ?? "")
             return "Caption saved."
         }
@@ -172,7 +172,7 @@ enum PostWebPages {
         let views = try await PostViews(db: req.db, services: req.atelier).views(posts, viewer: viewer.requireID())
         let media = MediaService(db: req.db, services: req.atelier)
         return views.map { view in
-            let id = view.post.id!.uuidString.lowercased()
+            let id = view.post.id!.idString
             let counts = Dictionary(view.reactions.counts.map { ($0.kind, $0.count) }, uniquingKeysWith: +)
             return PostCard(
                 id: id, url: "/posts/\(id)", author: PersonCard(view.author),

@@ -54,7 +54,7 @@ struct ClosetList {
         if let colour = filters.colour { items = items.filter { $0.colours.map(\.rawValue).contains(colour) } }
         if let season = filters.season { items = items.filter { $0.effectiveSeasons.contains(where: { $0.rawValue == season }) } }
         if let tag = filters.tag?.lowercased() { items = items.filter { $0.tags.contains(tag) } }
-        if let brand = filters.brand?.lowercased() { items = items.filter { ($0.brandName ?? "").lowercased() == brand || $0.brandID?.uuidString.lowercased() == brand } }
+        if let brand = filters.brand?.lowercased() { items = items.filter { ($0.brandName ?? "").lowercased() == brand || $0.brandID?.idString == brand } }
         if let text = filters.text?.lowercased().trimmingCharacters(in: .whitespaces), !text.isEmpty {
             let words = text.split(separator: " ")
             items = items.filter { item in words.allSatisfy { item.searchText.contains($0) } }

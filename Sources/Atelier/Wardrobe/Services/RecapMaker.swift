@@ -73,7 +73,7 @@ struct RecapMaker {
         recap.toDay = to.description
         recap.mediaID = stored.id!
         recap.frameCount = frames.count
-        recap.outfitIDsList = plans.map { $0.outfitID.uuidString.lowercased() }.joined(separator: ",")
+        recap.outfitIDsList = plans.map { $0.outfitID.idString }.joined(separator: ",")
         recap.visibility = visibility
         recap.createdAt = now
         stored.ownerID = recap.id

@@ -72,7 +72,7 @@ struct SizeProfileService {
         profile.preferredSizesJSON = String(decoding: try JSONEncoder().encode(input.preferredSizes.mapValues { $0.trimmingCharacters(in: .whitespaces) }), as: UTF8.self)
         profile.stylesList = input.styles.joined(separator: ",")
         profile.coloursList = input.colours.joined(separator: ",")
-        profile.brandIDsList = input.brandIDs.map { $0.uuidString.lowercased() }.joined(separator: ",")
+        profile.brandIDsList = input.brandIDs.map { $0.idString }.joined(separator: ",")
         profile.priceMinMinor = input.priceMin?.amount
         profile.priceMaxMinor = input.priceMax?.amount
         profile.currency = input.priceMin?.currency ?? input.priceMax?.currency

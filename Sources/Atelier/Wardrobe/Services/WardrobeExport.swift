@@ -5,7 +5,7 @@ import Foundation
 /// cut-out), outfits with their layouts, the calendar, wears, packing lists and the size profile.
 struct WardrobeExport {
     struct ItemEntry: Encodable {
-        var id: UUID
+        var id: String
         var type: String
         var size: String?
         var colours: [String]
@@ -20,7 +20,7 @@ struct WardrobeExport {
         var favourite: Bool
         var archivedAt: Date?
         var archiveReason: String?
-        var productID: UUID?
+        var productID: String?
         var wornOn: [String]
         var photo: String?
         var cutout: String?
@@ -28,14 +28,14 @@ struct WardrobeExport {
     }
 
     struct PieceEntry: Encodable {
-        var closetItemID: UUID?
-        var productID: UUID?
+        var closetItemID: String?
+        var productID: String?
         var x, y, scale, rotation: Double
         var z: Int
     }
 
     struct OutfitEntry: Encodable {
-        var id: UUID
+        var id: String
         var name: String
         var occasion: String?
         var visibility: String
@@ -47,7 +47,7 @@ struct WardrobeExport {
 
     struct CalendarEntry: Encodable {
         var date: String
-        var outfitID: UUID
+        var outfitID: String
         var note: String
         var wornAt: Date?
     }
@@ -56,8 +56,8 @@ struct WardrobeExport {
         var name: String
         var from: String?
         var to: String?
-        var items: [UUID]
-        var packed: [UUID]
+        var items: [String]
+        var packed: [String]
     }
 
     let db: any Database
@@ -76,10 +76,10 @@ struct WardrobeExport {
         }
         let itemEntries = items.map { item in
             ItemEntry(
-                id: item.id!, type: item.type, size: item.size, colours: item.colours.map(\.rawValue), pattern: item.pattern, brand: item.brandName,
+                id: item.id!.idString, type: item.type, size: item.size, colours: item.colours.map(\.rawValue), pattern: item.pattern, brand: item.brandName,
                 seasons: item.seasons.map(\.rawValue), tags: item.tags, notes: item.notes, priceMinor: item.priceMinor, currency: item.currency,
                 purchasedOn: item.purchasedOn, favourite: item.favourite, archivedAt: item.archivedAt, archiveReason: item.archiveReason,
-                productID: item.productID, wornOn: (wears[item.id!] ?? []).map(\.wornOn),
+                productID: item.productID?.idString, wornOn: (wears[item.id!] ?? []).map(\.wornOn),
                 photo: copy(item.photoMediaID, as: "\(item.id!.idString)-photo"), cutout: copy(item.cutoutMediaID, as: "\(item.id!.idString)-cutout"),
                 createdAt: item.createdAt)
         }
@@ -87,20 +87,20 @@ struct WardrobeExport {
         let pieces = try await OutfitPieces(db: db).pieces(of: outfits.map { $0.id! })
         let outfitEntries = outfits.map { outfit in
             OutfitEntry(
-                id: outfit.id!, name: outfit.name, occasion: outfit.occasion, visibility: outfit.visibility, favourite: outfit.favourite,
+                id: outfit.id!.idString, name: outfit.name, occasion: outfit.occasion, visibility: outfit.visibility, favourite: outfit.favourite,
                 pinned: outfit.pinnedPosition != nil,
                 pieces: (pieces[outfit.id!] ?? []).map {
-                    PieceEntry(closetItemID: $0.closetItemID, productID: $0.productID, x: $0.x, y: $0.y, scale: $0.scale, rotation: $0.rotation, z: $0.z)
+                    PieceEntry(closetItemID: $0.closetItemID?.idString, productID: $0.productID?.idString, x: $0.x, y: $0.y, scale: $0.scale, rotation: $0.rotation, z: $0.z)
                 },
                 createdAt: outfit.createdAt)
         }
         let calendar = try await OutfitPlan.query(on: db).filter(\.$ownerID == userID).sort(\.$day).all()
-            .map { CalendarEntry(date: $0.day, outfitID: $0.outfitID, note: $0.note, wornAt: $0.wornAt) }
+            .map { CalendarEntry(date: $0.day, outfitID: $0.outfitID.idString, note: $0.note, wornAt: $0.wornAt) }
         var packing: [PackingEntry] = []
         for list in try await PackingList.query(on: db).filter(\.$ownerID == userID).sort(\.$id).all() {
             let entries = try await Atelier.PackingEntry.query(on: db).filter(\.$listID == list.requireID()).sort(\.$position).all()
-            packing.append(PackingEntry(name: list.name, from: list.fromDay, to: list.toDay, items: entries.map(\.closetItemID),
-                packed: entries.filter(\.packed).map(\.closetItemID)))
+            packing.append(PackingEntry(name: list.name, from: list.fromDay, to: list.toDay, items: entries.map(\.closetItemID.idString),
+                packed: entries.filter(\.packed).map(\.closetItemID.idString)))
         }
         var files: [(String, Data)] = [
             ("closet.json", try encoder.encode(itemEntries)),

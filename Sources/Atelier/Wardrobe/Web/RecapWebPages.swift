@@ -21,7 +21,7 @@ enum RecapWebPages {
 
     static func recapPage(_ req: Request) async throws -> View {
         guard let id = req.parameters.get("recapID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("recap") }
-        let viewerID = req.webUser?.id
+        let viewerID = req.webSessionUser?.id
         let recap = try await RecapAccess(db: req.db).visible(id, to: viewerID)
         guard let media = try await Media.find(recap.mediaID, on: req.db), let owner = try await User.find(recap.ownerID, on: req.db) else {
             throw Problem.notFound("recap")
