@@ -4,7 +4,7 @@
 #   scripts/install-deps.sh            build/run/test dependencies
 #   scripts/install-deps.sh browser    + headless Chromium and its driver (browser tests)
 #   scripts/install-deps.sh postgres   + PostgreSQL server (scale-out tests)
-#   scripts/install-deps.sh cluster    + HAProxy (scripts/cluster)
+#   scripts/install-deps.sh cluster    + HAProxy and PgBouncer (scripts/cluster)
 #
 # Several groups may be given at once. The Swift toolchain itself is not a
 # Debian package; it is expected on PATH.
@@ -27,7 +27,7 @@ BASE_PACKAGES=(
 )
 BROWSER_PACKAGES=(chromium chromium-driver)
 POSTGRES_PACKAGES=(postgresql)
-CLUSTER_PACKAGES=(haproxy)
+CLUSTER_PACKAGES=(haproxy pgbouncer)
 
 wanted=("${BASE_PACKAGES[@]}")
 for group in "$@"; do

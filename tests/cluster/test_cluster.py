@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import struct
 import subprocess
@@ -16,7 +17,9 @@ import threading
 import time
 import uuid
 import zlib
+from datetime import datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import requests
 import websocket
@@ -120,13 +123,19 @@ def test_live_event_reaches_another_instance(cluster):
         socket.close()
 
 
-def store_with_product(tag: str) -> dict:
-    """An admin (made with the CLI on the primary) creates a store for an owner, who lists a shirt."""
+def create_admin(tag: str) -> str:
+    """An admin made with the CLI on the primary; returns the e-mail address."""
     admin_email = f"admin-{tag}-{uuid.uuid4().hex[:8]}@example.com"
     env = {**os.environ, "DATABASE_URL": "postgres://atelier:atelier@127.0.0.1:55432/atelier", "DATA_DIR": str(STATE / "cli")}
     binary = os.environ.get("ATELIER_BIN", str(REPO_ROOT / ".build" / "debug" / "atelier"))
     subprocess.run([binary, "create-admin", "--email", admin_email, "--password", PASSWORD], cwd=REPO_ROOT, env=env, check=True,
                    capture_output=True, timeout=120)
+    return admin_email
+
+
+def store_with_product(tag: str, stock: int = 3) -> dict:
+    """An admin creates a store for an owner, who lists a shirt."""
+    admin_email = create_admin(tag)
     client = "192.0.2.20"
     admin = requests.post(at(None, "/auth/login"), headers=client_headers(client), json={"email": admin_email, "password": PASSWORD}, timeout=30)
     admin_token = admin.json()["accessToken"]
@@ -143,7 +152,7 @@ def store_with_product(tag: str) -> dict:
     assert photo.status_code == 201, photo.text
     product = {"title": "Linen shirt", "categoryId": category.json()["id"], "gender": "women",
                "price": {"amount": 49900, "currency": "SEK"}, "colors": ["white"], "styles": ["casual"],
-               "variants": [{"size": "M", "stock": 3}], "photoIds": [photo.json()["id"]], "status": "active"}
+               "variants": [{"size": "M", "stock": stock}], "photoIds": [photo.json()["id"]], "status": "active"}
     created = requests.post(at(None, f"/stores/{store.json()['id']}/products"), headers=client_headers(client, owner_token), json=product, timeout=30)
     assert created.status_code == 201, created.text
     return {"store": store.json()["id"], "product": created.json()["id"], "body": product, "owner": owner_token,
@@ -174,15 +183,34 @@ def test_an_edit_on_one_instance_shows_at_once_on_the_others(cluster):
         assert prices(port) == {39900}, port
 
 
-class Load:
-    """`clients` simulated shoppers (each its own address) reading, liking and uploading through
-    HAProxy until stopped; every answer is kept, and every write answered 2xx is checked later."""
+COMMERCE = {"orderingEnabled": True, "reserveEnabled": True, "reserveHours": 48, "reserveMaxItems": 5, "pickupEnabled": True,
+            "pickupPreparationMinutes": 60, "deliveryEnabled": True, "deliveryRadiusKm": 10,
+            "deliveryFee": {"amount": 4900, "currency": "SEK"}, "payAtStore": True, "payByCard": False, "payByInvoice": False,
+            "minimumOrder": {"amount": 0, "currency": "SEK"}, "signInToBrowse": False}
 
-    def __init__(self, clients: int, product: str) -> None:
-        self.product = product
+
+def store_taking_orders(tag: str, stock: int = 3) -> dict:
+    """A store with a product (`stock` of size M) that shoppers can reserve; adds its variant id."""
+    shop = store_with_product(tag, stock)
+    answer = requests.put(at(None, f"/stores/{shop['store']}/commerce"), headers=client_headers("192.0.2.30", shop["owner"]),
+                          json=COMMERCE, timeout=30)
+    assert answer.status_code == 200, answer.text
+    shop["variant"] = requests.get(at(None, f"/products/{shop['product']}"), timeout=30).json()["variants"][0]["id"]
+    return shop
+
+
+class Load:
+    """`clients` simulated shoppers (each its own address) reading, liking, uploading and reserving
+    through HAProxy until stopped; every answer is kept, and every write answered 2xx is checked later.
+    A checkout whose answer was lost is retried with its Idempotency-Key, as the SDK's CheckoutAttempt does."""
+
+    def __init__(self, clients: int, shop: dict) -> None:
+        self.product, self.variant = shop["product"], shop["variant"]
         self.failures: list[str] = []
         self.liked: list[str] = []  # tokens whose like was answered 2xx
         self.uploads: list[tuple[str, str]] = []  # (token, media id) answered 201
+        self.orders: list[str] = []  # order ids answered 201
+        self.retries: list[str] = []  # checkout attempts that failed and were made again with the same key
         self.stop = threading.Event()
         self.tokens = [sign_up(f"Shopper{n}")[0] for n in range(clients)]
         self.threads = [threading.Thread(target=self.run, args=(n,)) for n in range(clients)]
@@ -203,6 +231,11 @@ class Load:
                     answer = requests.put(at(None, f"/products/{self.product}/like"), headers=client_headers(client, token), timeout=60)
                     if answer.status_code < 300:
                         self.liked.append(token)
+                elif step == 4:
+                    answer = requests.post(at(None, "/cart/lines"), headers=client_headers(client, token), timeout=60,
+                                           json={"variantId": self.variant, "quantity": 1})
+                elif step == 5:
+                    answer = self.checkout(token, client)
                 else:
                     answer = requests.get(at(None, f"/products/{self.product}"), headers=client_headers(client, token), timeout=60)
                 if answer.status_code >= 300:
@@ -210,6 +243,26 @@ class Load:
             except requests.RequestException as error:
                 self.failures.append(f"{type(error).__name__}: {error}")
             time.sleep(0.05)
+
+    def checkout(self, token: str, client: str) -> requests.Response:
+        headers = {**client_headers(client, token), "Idempotency-Key": str(uuid.uuid4())}
+        body = {"fulfilment": "reserve", "paymentMethod": "payAtStore"}
+        for attempt in range(4):
+            try:
+                answer = requests.post(at(None, "/checkout"), headers=headers, json=body, timeout=60)
+            except requests.RequestException as error:
+                if attempt == 3:
+                    raise
+                self.retries.append(f"{type(error).__name__}: {error}")
+                time.sleep(1)
+                continue
+            if answer.status_code == 201:
+                self.orders.extend(order["id"] for order in answer.json()["orders"])
+            if answer.status_code < 500 or attempt == 3:
+                return answer
+            self.retries.append(f"{answer.status_code} {answer.text[:200]}")
+            time.sleep(1)
+        raise AssertionError("unreachable")
 
     def __enter__(self) -> "Load":
         for thread in self.threads:
@@ -236,11 +289,18 @@ def check_writes_kept(load: Load) -> None:
         assert answer.status_code == 200, (media_id, answer.status_code)
     likes = int(psql(f"SELECT COUNT(*) FROM product_likes WHERE product_id = '{load.product}'"))
     assert likes == len(set(load.liked)), (likes, len(set(load.liked)))
+    # Every acknowledged order is there, each shopper ordered once (retries included), and the
+    # stock held is exactly the orders'.
+    stored = set(psql(f"SELECT o.id FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE l.variant_id = '{load.variant}'").split())
+    assert set(load.orders) <= stored, set(load.orders) - stored
+    assert psql(f"SELECT user_id FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE l.variant_id = '{load.variant}' "
+                "GROUP BY user_id HAVING COUNT(*) > 1") == ""
+    assert psql(f"SELECT held FROM product_variants WHERE id = '{load.variant}'") == str(len(stored))
 
 
 def test_rolling_restart_loses_nothing(cluster):
-    shop = store_with_product("rolling")
-    with Load(20, shop["product"]) as load:
+    shop = store_taking_orders("rolling", stock=100)
+    with Load(20, shop) as load:
         time.sleep(5)
         for port in INSTANCES:
             os.kill(pid(port), signal.SIGTERM)
@@ -255,15 +315,17 @@ def test_rolling_restart_loses_nothing(cluster):
             time.sleep(2)
         time.sleep(5)
     assert load.failures == [], load.failures[:10]
+    assert load.retries == [], load.retries[:10]
     assert len(load.liked) == 20
+    assert len(load.orders) == 20
     assert load.uploads
     check_writes_kept(load)
 
 
 def test_killed_instance_is_routed_around(cluster):
-    shop = store_with_product("killed")
+    shop = store_taking_orders("killed", stock=100)
     victim = INSTANCES[1]
-    with Load(12, shop["product"]) as load:
+    with Load(12, shop) as load:
         time.sleep(4)
         os.kill(pid(victim), signal.SIGKILL)
         killed_at = len(load.failures)
@@ -350,15 +412,9 @@ def test_a_stopped_replica_sends_reads_to_the_primary(cluster):
 def test_a_reservation_expires_once_with_one_notification(cluster):
     """Every instance schedules the expiry job each 30 s slot; the queue runs one per slot, and the
     expiry, its stock and its notification happen once."""
-    shop = store_with_product("expiry")
-    settings = {"orderingEnabled": True, "reserveEnabled": True, "reserveHours": 48, "reserveMaxItems": 5, "pickupEnabled": True,
-                "pickupPreparationMinutes": 60, "deliveryEnabled": True, "deliveryRadiusKm": 10,
-                "deliveryFee": {"amount": 4900, "currency": "SEK"}, "payAtStore": True, "payByCard": False, "payByInvoice": False,
-                "minimumOrder": {"amount": 0, "currency": "SEK"}, "signInToBrowse": False}
-    answer = requests.put(at(None, f"/stores/{shop['store']}/commerce"), headers=client_headers("192.0.2.30", shop["owner"]), json=settings, timeout=30)
-    assert answer.status_code == 200, answer.text
+    shop = store_taking_orders("expiry")
     shopper, shopper_id = sign_up("Reserver")
-    variant = requests.get(at(None, f"/products/{shop['product']}"), timeout=30).json()["variants"][0]["id"]
+    variant = shop["variant"]
     added = requests.post(at(None, "/cart/lines"), headers=client_headers("192.0.2.31", shopper), json={"variantId": variant, "quantity": 1}, timeout=30)
     assert added.status_code == 200, added.text
     placed = requests.post(at(None, "/checkout"), json={"fulfilment": "reserve", "paymentMethod": "payAtStore"}, timeout=60,
@@ -377,4 +433,57 @@ def test_a_reservation_expires_once_with_one_notification(cluster):
     assert psql(f"SELECT held FROM product_variants WHERE id = '{variant}'") == "0"
     assert psql(f"SELECT COUNT(*) FROM inbox_entries WHERE recipient_id = '{shopper_id}' AND kind = 'orderUpdated' AND text LIKE '%expired%'") == "1"
     slots = psql("SELECT COUNT(*), COUNT(DISTINCT key) FROM jobs WHERE kind = 'orders.expire'").split("|")
+    assert slots[0] == slots[1], "one job per slot, whatever the number of instances"
+
+
+CSRF = re.compile(r'name="csrfToken" value="([^"]+)"')
+
+
+def web_session(email: str, client: str) -> tuple[requests.Session, str]:
+    """Signed in on the web through HAProxy (the session is in the database, any instance serves it);
+    returns the session and its CSRF token."""
+    web = requests.Session()
+    web.headers["X-Forwarded-For"] = client
+    token = CSRF.search(web.get(LB + "/signin", timeout=30).text).group(1)
+    signed_in = web.post(LB + "/signin", data={"email": email, "password": PASSWORD, "csrfToken": token}, timeout=30, allow_redirects=False)
+    assert signed_in.status_code in (302, 303), signed_in.text[:300]
+    return web, CSRF.search(web.get(LB + "/portal/magazine", timeout=30).text).group(1)
+
+
+def test_a_scheduled_issue_is_published_once_with_one_notification(cluster):
+    """An editor schedules an issue in the portal; every instance runs the publishing job each 30 s
+    slot, and the issue comes out once: one status change, one inbox entry per subscriber."""
+    readers = [sign_up(f"Reader{n}") for n in range(3)]
+    for token, _ in readers:
+        answer = requests.put(at(None, "/me/magazine/subscription"), headers=client_headers("192.0.2.40", token), timeout=30)
+        assert answer.status_code == 200, answer.text
+    editor_email = create_admin("editor")
+    web, csrf = web_session(editor_email, "192.0.2.41")
+    number = random.randrange(100_000, 1_000_000)
+    created = web.post(LB + "/portal/magazine/issues", data={"number": number, "label_en": f"Cluster issue {number}", "csrfToken": csrf},
+                       timeout=30, allow_redirects=False)
+    assert created.status_code in (302, 303), created.text[:300]
+    issue = created.headers["Location"].rsplit("/", 1)[-1]
+    zone = ZoneInfo(psql(f"SELECT time_zone FROM users WHERE email = '{editor_email}'") or "UTC")
+    when = (datetime.now(zone) + timedelta(seconds=4)).strftime("%Y-%m-%dT%H:%M:%S")
+    scheduled = web.post(LB + f"/portal/magazine/issues/{issue}/schedule", data={"publishAt": when, "csrfToken": csrf},
+                         timeout=30, allow_redirects=False)
+    assert scheduled.status_code in (302, 303), scheduled.text[:300]
+    assert psql(f"SELECT status FROM magazine_issues WHERE id = '{issue}'") == "scheduled"
+
+    deadline = time.monotonic() + 90
+    while psql(f"SELECT status FROM magazine_issues WHERE id = '{issue}'") != "published" and time.monotonic() < deadline:
+        time.sleep(1)
+    assert psql(f"SELECT status FROM magazine_issues WHERE id = '{issue}'") == "published"
+    time.sleep(35)  # the next slot's job, on whichever instance, finds nothing more to do
+    for _, reader_id in readers:
+        told = psql(f"SELECT COUNT(*) FROM inbox_entries WHERE recipient_id = '{reader_id}' AND kind = 'magazineIssue' "
+                    f"AND link LIKE '%{issue}'")
+        assert told == "1", (reader_id, told)
+    # Every instance sees it, from the replica as from the primary.
+    for port in INSTANCES:
+        listed = requests.get(at(port, "/magazine/issues"), headers=client_headers("192.0.2.42", readers[0][0]), timeout=30)
+        assert listed.status_code == 200, listed.text
+        assert issue in [item["id"].lower() for item in listed.json()["items"]], port
+    slots = psql("SELECT COUNT(*), COUNT(DISTINCT key) FROM jobs WHERE kind = 'magazine.publish'").split("|")
     assert slots[0] == slots[1], "one job per slot, whatever the number of instances"

@@ -36,6 +36,15 @@ struct FeedRedrawTests {
             let again = try await t.readFeed("/api/v1/feed/following", token: shopper.accessToken, limit: 2)
             #expect(Set(again) == Set(products.map { $0.id!.idString }) && again.count == 6)
 
+            // On the web a "More" link from before the re-draw starts the feed again from the top.
+            let cookie = try await CatalogWebTests().webSignIn(t, email: shopper.user.email!)
+            let more = try await t.send(.GET, "/feed?tab=following&cursor=\(cursor)", headers: [("Accept", "text/html"), ("Cookie", cookie)])
+            #expect(more.status == .seeOther)
+            #expect(more.headers.first(name: .location) == "/feed?tab=following")
+            let top = try await t.send(.GET, "/feed?tab=following", headers: [("Accept", "text/html"), ("Cookie", cookie)])
+            #expect(top.status == .ok)
+            #expect(top.body.string.contains("here it is from the top"))
+
             // The job runs at 04:00 UTC only, at most once a day.
             t.clock.set(Date(timeIntervalSince1970: 1_800_000_000 + 44 * 3600))  // Sunday 04:00 UTC
             #expect(try await redraw.runIfDue() != nil)

@@ -52,6 +52,25 @@ struct SharePageTests {
         }
     }
 
+    @Test("a shared product's og:image is the variant nearest 1080 px of those at least 600 px wide, else the widest",
+          arguments: [(900, 1200, 750, 1000), (4000, 3000, 1080, 810), (500, 400, 270, 216)])
+    func shareImageSize(width: Int, height: Int, sharedWidth: Int, sharedHeight: Int) async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let photo = try await t.uploadPhoto(token: f.ownerA.accessToken, width: width, height: height)
+            let product = try await t.createProduct(
+                in: f.storeAID, token: f.ownerA.accessToken,
+                json: TestApp.productJSON(title: "Linen dress", category: f.shirts, brand: f.brand, price: 59_900, photos: [photo], status: "active"))
+                .content.decode(ProductBody.self)
+            let body = try await html(t, "/products/\(product.id.lowercased())").body.string
+            #expect(meta("og:image:width", in: body) == "\(sharedWidth)")
+            #expect(meta("og:image:height", in: body) == "\(sharedHeight)")
+            let image = try #require(meta("og:image", in: body))
+            let variant = product.photos.first?.variants.first { $0.url == image }
+            #expect(variant?.width == sharedWidth && variant?.format == "jpeg", "\(image) is not the \(sharedWidth) px JPEG")
+        }
+    }
+
     @Test("apple-app-site-association and assetlinks.json name the configured apps and the shareable paths")
     func wellKnownFiles() async throws {
         try await TestApp.with(adjust: {

@@ -101,8 +101,9 @@ struct CatalogWebTests {
                 json: TestApp.productJSON(category: f.shirts, photos: [photo], status: "active")).content.decode(ProductBody.self)
             let owner = try await webSignIn(t, email: f.ownerA.user.email!)
             let profile = try await forms.openForm(t, "/portal/stores/\(f.storeAID)/profile", cookie: owner)
+            #expect(profile.html.contains(#"<option value="\#(f.storeA.timeZone)" selected>"#), "the store's time zone is chosen")
             var fields = ["name": f.storeA.name, "street": "Vallgatan 3", "city": "Gothenburg", "lat": "57.705", "lng": "11.966",
-                          "about": "Second-hand since 1998.", "csrfToken": profile.csrf]
+                          "about": "Second-hand since 1998.", "timeZone": "Europe/Stockholm", "csrfToken": profile.csrf]
             fields["opens[]"] = "10:00"
             fields["closes[]"] = "18:00"
             let saved = try await forms.post(t, "/portal/stores/\(f.storeAID)/profile", form: fields, cookie: owner)
@@ -111,6 +112,13 @@ struct CatalogWebTests {
             #expect(store.about == "Second-hand since 1998.")
             #expect(store.street == "Vallgatan 3")
             #expect(store.openingHours == [OpeningHours(weekday: 1, opens: "10:00", closes: "18:00")])
+            #expect(store.timeZone == "Europe/Stockholm")
+            fields["timeZone"] = "Mars/Olympus_Mons"
+            let badZone = try await forms.post(t, "/portal/stores/\(f.storeAID)/profile", form: fields, cookie: owner)
+            #expect(badZone.status == .unprocessableEntity)
+            #expect(badZone.body.string.contains("must be an IANA time zone"))
+            #expect(try await Store.find(f.storeA.id, on: t.app.db)?.timeZone == "Europe/Stockholm", "a refused form changes nothing")
+            fields["timeZone"] = "Europe/Stockholm"
             fields["lat"] = "north"
             let refused = try await forms.post(t, "/portal/stores/\(f.storeAID)/profile", form: fields, cookie: owner)
             #expect(refused.status == .unprocessableEntity)

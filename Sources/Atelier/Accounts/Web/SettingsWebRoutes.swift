@@ -125,7 +125,7 @@ enum SettingsWebRoutes {
             try? FileManager.default.removeItem(at: url)
         }
         response.headers.contentType = HTTPMediaType(type: "application", subType: "zip")
-        response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"atelier-export.zip\"")
+        response.headers.replaceOrAdd(name: .contentDisposition, value: ContentDisposition.attachment(fileName: "atelier-export.zip"))
         return response
     }
 

@@ -26,6 +26,7 @@ enum PortalStorePages {
         var city: String?
         var lat: String?
         var lng: String?
+        var timeZone: String?
         var opens: [String]?
         var closes: [String]?
         var logo: File?
@@ -48,6 +49,8 @@ enum PortalStorePages {
         var hours: [HoursRow]
         var logo: WebImage?
         var cover: WebImage?
+        /// Opening hours are read in the store's time zone ("open now", pickup times).
+        var timeZones = AccountRules.timeZoneIdentifiers
     }
 
     static func profile(_ req: Request) async throws -> Response {
@@ -55,6 +58,7 @@ enum PortalStorePages {
         let values = [
             "name": store.name, "about": store.about, "phone": store.phone, "email": store.email, "website": store.website,
             "street": store.street, "postalCode": store.postalCode, "city": store.city, "lat": String(store.lat), "lng": String(store.lng),
+            "timeZone": store.timeZone,
         ]
         let hours = (1...7).map { day in
             let entry = store.openingHours.first { $0.weekday == day }
@@ -87,7 +91,7 @@ enum PortalStorePages {
         let values = [
             "name": form.name ?? "", "about": form.about ?? "", "phone": form.phone ?? "", "email": form.email ?? "",
             "website": form.website ?? "", "street": form.street ?? "", "postalCode": form.postalCode ?? "", "city": form.city ?? "",
-            "lat": form.lat ?? "", "lng": form.lng ?? "",
+            "lat": form.lat ?? "", "lng": form.lng ?? "", "timeZone": form.timeZone ?? store.timeZone,
         ]
         let user = try req.requireWebUser()
         var logoID: UUID?
@@ -108,7 +112,8 @@ enum PortalStorePages {
             try errors.throwIfAny()
             let update = StoreService.ProfileUpdate(
                 name: form.name, about: form.about, phone: form.phone, email: form.email, website: form.website, street: form.street,
-                postalCode: form.postalCode, city: form.city, location: (lat!, lng!), openingHours: hours, logoID: logoID, coverID: coverID)
+                postalCode: form.postalCode, city: form.city, location: (lat!, lng!), timeZone: form.timeZone, openingHours: hours,
+                logoID: logoID, coverID: coverID)
             _ = try await StoreService(db: req.db, services: req.atelier).update(store, with: update, by: user)
             Flash.set("success", "The store profile is saved.", on: req)
             return req.redirect(to: "/portal/stores/\(nav.id)/profile")

@@ -5,6 +5,7 @@ import Vapor
 enum APIRoutes {
     static func register(_ app: Application) throws {
         let api = app.grouped(AsyncMiddlewareChain(
+            RawHeadersMiddleware(),
             PublicListCacheMiddleware(),
             ConditionalGETMiddleware(),
             JSONBodyLimitMiddleware(maxBytes: app.atelier.config.maxJSONBodyBytes),

@@ -59,6 +59,10 @@ public struct AppConfig: Sendable {
     public var urlSigningKey: String?
     /// A PostgreSQL replica for read-only hot paths (`DATABASE_READ_URL`; see `ReadReplica`).
     public var databaseReadURL: String?
+    /// The primary reached directly, for the two things that need a session of their own: the
+    /// live bus's `LISTEN` and the migrations' advisory lock (`DATABASE_LISTEN_URL`). Set it when
+    /// `DATABASE_URL` goes through a transaction-mode pooler (PgBouncer), which keeps neither.
+    public var databaseListenURL: URL?
     /// The load balancers' addresses, whose `X-Forwarded-For` names the client (`TRUSTED_PROXIES`).
     public var trustedProxies: Set<String> = []
     public var maxJSONBodyBytes: Int
@@ -252,6 +256,12 @@ public struct AppConfig: Sendable {
         if let url = config.databaseReadURL, !(url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
             throw ConfigError.invalid("DATABASE_READ_URL", "a PostgreSQL replica's postgres:// URL")
         }
+        if let raw = value("DATABASE_LISTEN_URL") {
+            guard raw.hasPrefix("postgres://") || raw.hasPrefix("postgresql://"), let url = URL(string: raw) else {
+                throw ConfigError.invalid("DATABASE_LISTEN_URL", "the PostgreSQL primary's postgres:// URL, not through a pooler")
+            }
+            config.databaseListenURL = url
+        }
         guard (0...120).contains(config.readyGraceSeconds) else { throw ConfigError.invalid("READY_GRACE_SECONDS", "\(config.readyGraceSeconds)") }
         if value("BACKUP_HOUR") != nil {
             let hour = try int("BACKUP_HOUR", 3)
@@ -296,6 +306,13 @@ public struct AppConfig: Sendable {
         }
         guard (0...72).contains(config.feedSpreadHours) else { throw ConfigError.invalid("FEED_SPREAD_HOURS", "\(config.feedSpreadHours)") }
         return config
+    }
+
+    /// Where a session that must last (`LISTEN`, an advisory lock) connects: `DATABASE_LISTEN_URL`,
+    /// else the primary of `DATABASE_URL`; nil on SQLite.
+    var sessionDatabaseURL: URL? {
+        guard case .postgres(let url) = database else { return nil }
+        return databaseListenURL ?? url
     }
 
     static func parseDatabaseURL(_ raw: String?, dataDirectory: String) throws -> Database {

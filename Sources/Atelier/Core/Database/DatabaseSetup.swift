@@ -35,6 +35,7 @@ public enum DatabaseSetup {
         case .postgres(let url):
             var configuration = try SQLPostgresConfiguration(url: url)
             configuration.searchPath = config.databaseSchema.map { [$0] }
+            PostgresConnectionName.tag(&configuration.coreConfiguration, as: "pool")
             app.databases.use(
                 .postgres(
                     configuration: configuration,
@@ -44,6 +45,7 @@ public enum DatabaseSetup {
             if let readURL = config.databaseReadURL {
                 var replica = try SQLPostgresConfiguration(url: readURL)
                 replica.searchPath = config.databaseSchema.map { [$0] }
+                PostgresConnectionName.tag(&replica.coreConfiguration, as: "replica")
                 app.databases.use(
                     .postgres(configuration: replica, maxConnectionsPerEventLoop: connectionsPerEventLoop(config), connectionPoolTimeout: .seconds(5)),
                     as: ReadReplica.databaseID, isDefault: false)

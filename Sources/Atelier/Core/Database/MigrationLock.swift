@@ -12,9 +12,10 @@ enum MigrationLock {
 
     static func run(config: AppConfig, logger: Logger, _ body: () async throws -> Void) async throws {
         try await inProcess.run {
-            guard case .postgres(let url) = config.database else { return try await body() }
-            let connection = try await PostgresConnection.connect(
-                configuration: try SQLPostgresConfiguration(url: url).coreConfiguration, id: 0, logger: logger)
+            guard let url = config.sessionDatabaseURL else { return try await body() }
+            var configuration = try SQLPostgresConfiguration(url: url).coreConfiguration
+            PostgresConnectionName.tag(&configuration, as: "migrate")
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             do {
                 // Held by this connection's session: it lasts until unlocked or the connection dies.
                 try await connection.query("SELECT pg_advisory_lock(\(key))", logger: logger)

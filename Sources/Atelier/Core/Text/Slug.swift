@@ -1,13 +1,15 @@
 import Foundation
 
-/// URL- and handle-friendly words: "Café Åsa & Co" -> "cafe-asa-co" (with "-").
+/// URL- and handle-friendly words: "Café Åsa & Co" -> "cafe-asa-co" (with "-"); with
+/// `foldingToASCII: false` letters keep their accents and scripts ("ziua-lui-ștefan").
 enum Slug {
-    static func make(_ text: String, separator: Character = "-") -> String {
-        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "en"))
-            .lowercased()
+    static func make(_ text: String, separator: Character = "-", foldingToASCII: Bool = true) -> String {
+        let folded = foldingToASCII
+            ? text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "en")).lowercased()
+            : text.precomposedStringWithCanonicalMapping.lowercased()
         var result = ""
         for character in folded {
-            if character.isASCII, character.isLetter || character.isNumber {
+            if character.isASCII || !foldingToASCII, character.isLetter || character.isNumber {
                 result.append(character)
             } else if !result.isEmpty, result.last != separator {
                 result.append(separator)

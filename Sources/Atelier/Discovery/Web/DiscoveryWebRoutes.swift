@@ -40,21 +40,32 @@ enum DiscoveryWebRoutes {
     }
 
     /// `/feed?tab=following|discover`, with the filters saved in the settings; "More" follows the cursor.
-    static func feedPage(_ req: Request) async throws -> View {
+    /// A "More" link from before the daily re-draw starts the feed again from the top.
+    static func feedPage(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         let tab = req.query[String.self, at: "tab"] == "discover" ? "discover" : "following"
         let kind: FeedService.Kind = tab == "discover" ? .discover : .following
         let preferences = req.query[String.self, at: "preferences"].map { $0 == "true" || $0 == "on" }
         let cursor = req.query[String.self, at: "cursor"]
-        let (filters, page) = try await req.reading { db in
-            let filters = try await FeedFilters.resolve(kind, for: user, overriding: .init(preferences: preferences), db: db)
-            return (filters, try await FeedService(db: db, services: req.atelier).page(kind, for: user, filters: filters, asOf: nil, cursor: cursor, limit: 24))
+        let filters: FeedFilters, page: FeedService.FeedPage
+        do {
+            (filters, page) = try await req.reading { db in
+                let filters = try await FeedFilters.resolve(kind, for: user, overriding: .init(preferences: preferences), db: db)
+                return (filters, try await FeedService(db: db, services: req.atelier).page(kind, for: user, filters: filters, asOf: nil, cursor: cursor, limit: 24))
+            }
+        } catch let problem as Problem where cursor != nil && problem.status == .conflict {
+            Flash.set("info", "The feed was reshuffled since that page was loaded; here it is from the top.", on: req)
+            var top = URLComponents()
+            top.path = "/feed"
+            top.queryItems = [URLQueryItem(name: "tab", value: tab)] + (preferences.map { [URLQueryItem(name: "preferences", value: $0 ? "true" : "false")] } ?? [])
+            return req.redirect(to: top.string ?? "/feed")
         }
         let cards = PublicCatalogPages.productCards(views: page.items, media: MediaService(db: req.db, services: req.atelier))
         return try await req.renderPage("discovery/feed", FeedPage(
             page: PageContext(req, title: tab == "discover" ? "Discover" : "Following"), tab: tab, products: cards,
             nextCursor: page.nextCursor, filtersNote: describe(filters), shoppingPreferences: filters.shopping != nil,
             preferencesChoice: preferences.map { $0 ? "true" : "false" }))
+            .encodeResponse(for: req)
     }
 
     static func lookbookPage(_ req: Request) async throws -> View {

@@ -21,11 +21,14 @@ struct ShareMeta: Encodable, Sendable {
     /// The App Store id for the smart app banner, when the app is configured.
     var appleAppStoreID: String?
 
-    /// The variant closest to 1 080 px wide (link previews want large images), as an absolute URL.
+    /// The JPEG variant a link preview shows: the one nearest 1 080 px wide among those at least
+    /// 600 px wide (previews are drawn large; smaller ones look blurred), else the widest there is.
     static func image(_ media: Media?, alt: String, service: MediaService, baseURL: String) -> Image? {
         guard let media else { return nil }
         let jpegs = service.imageURLs(media).filter { $0.0.format != "webp" }
-        guard let (variant, url) = jpegs.first(where: { $0.0.width >= 1080 }) ?? jpegs.last else { return nil }
+        let wideEnough = jpegs.filter { $0.0.width >= 600 }
+        let nearest = wideEnough.min { abs($0.0.width - 1080) < abs($1.0.width - 1080) }
+        guard let (variant, url) = nearest ?? jpegs.max(by: { $0.0.width < $1.0.width }) else { return nil }
         return Image(url: url.hasPrefix("/") ? baseURL + url : url, width: variant.width, height: variant.height, alt: alt)
     }
 

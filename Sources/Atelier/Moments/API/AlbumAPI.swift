@@ -67,7 +67,7 @@ extension APIHandler {
         let (moment, _) = try await visibleMoment(input.path.momentId, to: user, req)
         let bytes = try await AlbumArchive(db: req.db, services: services).stream(moment, viewer: user.requireID())
         return .ok(.init(
-            headers: .init(contentDisposition: "attachment; filename=\"\(AlbumArchive.fileName(for: moment))\""),
+            headers: .init(contentDisposition: ContentDisposition.attachment(fileName: AlbumArchive.fileName(for: moment))),
             body: .applicationZip(HTTPBody(bytes, length: .unknown, iterationBehavior: .single))))
     }
 

@@ -7,8 +7,9 @@ struct AlbumArchive {
     let db: any Database
     let services: AtelierServices
 
+    /// In the moment's own letters: "Ziua lui Ștefan" saves as `ziua-lui-ștefan-album.zip`.
     static func fileName(for moment: Moment) -> String {
-        let base = Slug.make(moment.name)
+        let base = Slug.make(moment.name, foldingToASCII: false)
         return "\(base.isEmpty ? "moment" : base)-album.zip"
     }
 

@@ -162,7 +162,7 @@ enum MomentWebPages {
             }
         }))
         response.headers.contentType = HTTPMediaType(type: "application", subType: "zip")
-        response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"\(AlbumArchive.fileName(for: moment))\"")
+        response.headers.replaceOrAdd(name: .contentDisposition, value: ContentDisposition.attachment(fileName: AlbumArchive.fileName(for: moment)))
         return response
     }
 

@@ -75,7 +75,7 @@ final class ClusterBus: LiveBus, Sendable {
 
     /// The bus for `config`, or nil on SQLite.
     static func make(config: AppConfig, hub: LiveHub, clock: any AppClock) -> ClusterBus? {
-        guard case .postgres(let url) = config.database else { return nil }
+        guard let url = config.sessionDatabaseURL else { return nil }
         return ClusterBus(url: url, schema: config.databaseSchema, hub: hub, clock: clock)
     }
 
@@ -104,7 +104,7 @@ final class ClusterBus: LiveBus, Sendable {
     /// server cannot be reached, the reader keeps trying in the background.
     func start(_ app: Application, hooks: CacheHooks) async throws {
         var configuration = try SQLPostgresConfiguration(url: url).coreConfiguration
-        configuration.options.additionalStartupParameters.append(("application_name", "atelier live bus"))
+        PostgresConnectionName.tag(&configuration, as: "listen")
         let logger = app.logger
         let db = app.db
         let first = state.withLockedValue { state -> Bool in
