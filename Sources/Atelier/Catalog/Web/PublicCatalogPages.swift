@@ -88,6 +88,8 @@ enum PublicCatalogPages {
         var title: String
         var description: String?
         var brand: String?
+        /// The brand's page, once an admin has approved the brand.
+        var brandURL: String?
         var trail: [String]
         var price: String
         var originalPrice: String?
@@ -141,6 +143,7 @@ enum PublicCatalogPages {
         }
         let detail = ProductDetail(
             id: id.idString, title: product.title, description: product.description.nilIfEmpty, brand: view.brand?.name,
+            brandURL: view.brand.flatMap { $0.isApproved ? "/brands/\($0.slug)" : nil },
             trail: view.trail, price: MoneyText.format(product.priceMinor, product.currency),
             originalPrice: product.originalPriceMinor.map { MoneyText.format($0, product.currency) },
             colors: product.colors, colorName: product.colorName.nilIfEmpty, fabric: product.fabric.nilIfEmpty, styles: product.styles,

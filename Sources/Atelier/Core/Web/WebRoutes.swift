@@ -7,10 +7,12 @@ enum WebRoutes {
         // One-click unsubscribe is POSTed by mail clients, which have no CSRF token.
         UnsubscribeWebRoutes.register(app.grouped(app.sessions.middleware, WebSessionMiddleware()))
         web.get { req async throws -> View in
-            try await req.view.render("core/home", PageContext(req, title: "Atelier"))
+            if let user = req.webSessionUser { return try await MemberHome.render(req, user: user) }
+            return try await VisitorHome.render(req)
         }
         AccountsWebRoutes.register(web)
         PublicCatalogPages.register(web)
+        BrandPages.register(web)
         PortalRoutes.register(web)
         CartWebPages.register(web)
         OrderWebPages.register(web)

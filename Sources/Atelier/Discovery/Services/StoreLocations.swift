@@ -8,7 +8,7 @@ import SQLKit
 struct StoreLocations {
     let db: any Database
 
-    private struct Location: Decodable {
+    fileprivate struct Location: Decodable {
         var id: UUID
         var lat: Double
         var lng: Double
@@ -23,10 +23,29 @@ struct StoreLocations {
         try await activeStores().filter { $0.city.caseInsensitiveCompare(city) == .orderedSame }.map(\.id)
     }
 
-    private func activeStores() async throws -> [Location] {
+    fileprivate func activeStores() async throws -> [Location] {
         try await (db as! any SQLDatabase).raw("""
             SELECT id, lat, lng, city FROM \(ident: Store.schema) WHERE status = \(bind: Store.Status.active.rawValue)
             AND members_only = \(bind: false)
             """).all(decoding: Location.self)
+    }
+}
+
+extension StoreLocations {
+    struct City: Sendable, Equatable {
+        var name: String
+        var lat: Double
+        var lng: Double
+    }
+
+    /// The city with the most public active stores, centred on them: where a visitor whose
+    /// position we do not know is shown around (the demo city on a fresh install). Ties go to
+    /// the name first in the alphabet, so the choice does not change from one request to the next.
+    func busiestCity() async throws -> City? {
+        let byCity = Dictionary(grouping: try await activeStores(), by: { $0.city.trimmingCharacters(in: .whitespaces) })
+            .filter { !$0.key.isEmpty }
+        guard let (name, stores) = byCity.max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) }) else { return nil }
+        let count = Double(stores.count)
+        return City(name: name, lat: stores.map(\.lat).reduce(0, +) / count, lng: stores.map(\.lng).reduce(0, +) / count)
     }
 }

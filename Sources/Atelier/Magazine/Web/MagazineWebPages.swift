@@ -99,6 +99,13 @@ enum MagazineWebPages {
             issue: card(issueView, lang: lang, media: media, req: req), article: article, servedOther: view.language != lang))
     }
 
+    /// The newest issue readers can open, for the home page; nil before the first is published.
+    static func latestIssue(_ req: Request) async throws -> IssueCard? {
+        let (catalog, lang) = reader(req)
+        guard let latest = try await catalog.issues(lang: lang).first else { return nil }
+        return card(latest, lang: lang, media: try await pictures([latest.issue.coverMediaID].compactMap { $0 }, req), req: req)
+    }
+
     // MARK: Shared
 
     private static func reader(_ req: Request) -> (MagazineCatalog, String) {
