@@ -29,6 +29,7 @@ enum WebRoutes {
         PackingWebPages.register(web)
         MagazineWebPages.register(web)
         MagazinePortalPages.register(web)
+        APIDocsPage.register(web)
         LiveRoutes.register(web: web, publicBaseURL: app.atelier.config.publicBaseURL)
     }
 }
