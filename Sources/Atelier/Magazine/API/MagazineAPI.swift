@@ -57,7 +57,7 @@ extension APIHandler {
         return (req, catalog, catalog.languages.requested(query: lang, acceptLanguage: req.headers.first(name: .acceptLanguage)))
     }
 
-    private func magazineMedia(_ ids: [UUID], _ req: Request) async throws -> MagazineMedia {
+    func magazineMedia(_ ids: [UUID], _ req: Request) async throws -> MagazineMedia {
         let service = MediaService(db: req.db, services: services)
         guard !ids.isEmpty else { return MagazineMedia(byID: [:], service: service) }
         let rows = try await Media.query(on: req.db).filter(\.$id ~~ Set(ids)).all()

@@ -92,6 +92,18 @@ extension MagazineEditor {
         }
     }
 
+    /// Publishing at a later time (the portal's and the API's "schedule"): the time must be ahead.
+    func schedule(_ issue: MagazineIssue, at date: Date) async throws {
+        guard date > services.clock.now() else { throw Problem.invalid("publishAt", "must be in the future") }
+        try await publish(issue, at: date)
+    }
+
+    /// The live preview: the sanitised HTML readers would get for `markdown`.
+    static func preview(_ markdown: String) throws -> String {
+        guard markdown.utf8.count <= 500_000 else { throw Problem.invalid("markdown", "may be at most 500 KB") }
+        return MarkdownRenderer.html(markdown)
+    }
+
     /// When readers can notice a change to the issue (or one of its articles): now once it is
     /// out, its publish time while scheduled, never while it is a draft (as `MagazineEditor`).
     static func noticeTime(of issue: MagazineIssue, now: Date) -> Date? {

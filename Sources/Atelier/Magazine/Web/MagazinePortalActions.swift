@@ -46,7 +46,7 @@ enum MagazinePortalActions {
         do {
             try await req.atelier.writeTransaction(on: req.db) { tx in
                 try await edit(MagazineEditor(db: tx, services: req.atelier), picture?.id)
-                if let picture { try await MediaService(db: tx, services: req.atelier).attach(picture, ownerType: "magazine", ownerID: ownerID) }
+                if let picture { try await MediaService(db: tx, services: req.atelier).attach(picture, ownerType: MagazineEditor.pictureOwnerType, ownerID: ownerID) }
             }
         } catch {
             if let picture { try? await MediaService(db: req.db, services: req.atelier).delete(picture) }
@@ -114,8 +114,7 @@ enum MagazinePortalActions {
         let zone = LocalDay.zone(try req.requireWebUser().timeZone)
         return try await req.formAction(redirectTo: MagazinePortalPages.row(issue, req: req).url) {
             let date = try DateTimeLocalField.parse(field(req, "publishAt"), field: "publishAt", zone: zone)
-            guard date > MagazinePortalPages.now(req) else { throw Problem.invalid("publishAt", "must be in the future") }
-            try await MagazinePortalPages.editor(req).publish(issue, at: date)
+            try await MagazinePortalPages.editor(req).schedule(issue, at: date)
             return "Issue \(issue.number) is scheduled for \(MagazinePortalPages.row(issue, req: req).publishAt)."
         }
     }
@@ -170,8 +169,7 @@ enum MagazinePortalActions {
 
     static func preview(_ req: Request) async throws -> PreviewOutput {
         let input = try req.content.decode(PreviewInput.self)
-        guard input.markdown.utf8.count <= 500_000 else { throw Problem.invalid("markdown", "may be at most 500 KB") }
-        return PreviewOutput(html: MarkdownRenderer.html(input.markdown))
+        return PreviewOutput(html: try MagazineEditor.preview(input.markdown))
     }
 
     // MARK: Authors
