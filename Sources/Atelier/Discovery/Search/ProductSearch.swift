@@ -105,7 +105,7 @@ struct ProductSearch {
         if !query.categoryIDs.isEmpty {
             let found = try await Category.query(on: db).filter(\.$id ~~ query.categoryIDs).all()
             if requireCategories, let missing = query.categoryIDs.first(where: { id in !found.contains { $0.id == id } }) {
-                throw Problem.invalid("categoryId", "\(missing) is not a category")
+                throw Problem.invalid("categoryId", "\(missing.idString) is not a category")
             }
             if found.isEmpty { return nil }
             paths = found.map(\.path)
