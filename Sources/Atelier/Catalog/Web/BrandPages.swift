@@ -68,7 +68,7 @@ enum BrandPages {
             products: PublicCatalogPages.productCards(views: results.items, media: media),
             moreURL: results.nextCursor.map { "/brands/\(brand.slug)?cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" },
             stores: stores,
-            following: try await follows(brandID, user: req.webSessionUser, on: req.db)))
+            following: try await DiscoveryWebRoutes.follows(brandID, .brand, user: req.webSessionUser, on: req.db)))
     }
 
     static func follow(_ req: Request, following: Bool) async throws -> Response {
@@ -99,11 +99,5 @@ enum BrandPages {
             GROUP BY s.id, s.name, s.slug, s.city ORDER BY pieces DESC, s.name
             """).all(decoding: Row.self)
         return rows.map { StoreLine(name: $0.name, url: "/stores/\($0.slug)", city: $0.city, pieces: $0.pieces) }
-    }
-
-    static func follows(_ brandID: UUID, user: User?, on db: any Database) async throws -> Bool {
-        guard let user else { return false }
-        return try await Follow.query(on: db).filter(\.$userID == user.requireID())
-            .filter(\.$targetType == Follow.Target.brand.rawValue).filter(\.$targetID == brandID).count() > 0
     }
 }

@@ -99,16 +99,16 @@ enum DiscoveryWebRoutes {
         return req.redirect(to: "/stores/\(store.slug)")
     }
 
-    /// Whether the signed-in user likes the product / follows the store (for the buttons).
+    /// Whether the signed-in user likes the product / follows the store or brand (for the buttons).
     static func likes(_ productID: UUID, user: User?, on db: any Database) async throws -> Bool {
         guard let user else { return false }
         return try await ProductLike.query(on: db).filter(\.$userID == user.requireID()).filter(\.$product.$id == productID).count() > 0
     }
 
-    static func follows(_ storeID: UUID, user: User?, on db: any Database) async throws -> Bool {
+    static func follows(_ targetID: UUID, _ target: Follow.Target = .store, user: User?, on db: any Database) async throws -> Bool {
         guard let user else { return false }
         return try await Follow.query(on: db).filter(\.$userID == user.requireID())
-            .filter(\.$targetType == Follow.Target.store.rawValue).filter(\.$targetID == storeID).count() > 0
+            .filter(\.$targetType == target.rawValue).filter(\.$targetID == targetID).count() > 0
     }
 
     /// The filters in words, under the feed's heading.
