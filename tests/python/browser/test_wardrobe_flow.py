@@ -16,6 +16,7 @@ from pathlib import Path
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from test_social_flow import sign_up
 from web_page import Page
@@ -138,7 +139,15 @@ def test_closet_outfit_calendar_and_wears(browser, server, unique_email, viewpor
     page.click_and_wait(rows[0].find_element(By.CSS_SELECTOR, "button"))
     assert page.visible("#packed-count").text == "1"
 
-    # The month's recap: an animated picture on its share page.
+    # The month's recap: an animated picture on its share page. It is made of the outfits' stored
+    # pictures, which the image queue draws in the background (the mannequin above is drawn on
+    # request), so first wait until the outfit list shows the picture: on a busy machine it can
+    # take longer than the steps above.
+    def drawn(driver) -> bool:
+        page.open("/outfits")
+        return bool(driver.find_elements(By.CSS_SELECTOR, "#outfit-list li img"))
+
+    WebDriverWait(browser, 90, poll_frequency=1).until(drawn, "the outfit's picture was never drawn")
     page.open(f"/calendar?month={tomorrow[:7]}")
     page.click_and_wait(page.visible("#recap-submit"))
     animation = page.visible("#recap-animation")
