@@ -23,11 +23,16 @@ enum APIRoutes {
         AffiliateRedirect.register(app)
 
         // The contract itself, byte for byte.
-        let contractPath = app.directory.workingDirectory + "openapi.yaml"
+        let contractPath = app.contractPath
         app.get("api", "v1", "openapi.yaml") { req async throws -> Response in
             let response = try await req.fileio.asyncStreamFile(at: contractPath)
             response.headers.replaceOrAdd(name: .contentType, value: "application/yaml; charset=utf-8")
             return response
         }
     }
+}
+
+extension Application {
+    /// openapi.yaml, which `/api/v1/openapi.yaml` serves and `/api/docs` renders.
+    var contractPath: String { directory.workingDirectory + "openapi.yaml" }
 }

@@ -46,15 +46,13 @@ enum VisitorHome {
         var place = asked
         var stores: [NearbyStores.Entry] = []
         var fallbackNote: String?
-        let city = try await req.reading { try await StoreLocations(db: $0).busiestCity() }
         if let here = place {
             stores = try await nearbyStores(here, req)
-            if stores.isEmpty, let city {
-                fallbackNote = "No shops within \(radiusKm) km of you yet, so here is what hangs in \(city.name)."
-                place = nil
-            }
+            if stores.isEmpty { place = nil }
         }
-        if place == nil, let city {
+        // The city is looked up only when the visitor's own position is unknown or has no shop near it.
+        if place == nil, let city = try await req.reading({ try await StoreLocations(db: $0).busiestCity() }) {
+            if asked != nil { fallbackNote = "No shops within \(radiusKm) km of you yet, so here is what hangs in \(city.name)." }
             place = Place(lat: city.lat, lng: city.lng, label: "in \(city.name)", isVisitor: false)
             stores = try await nearbyStores(place!, req)
         }

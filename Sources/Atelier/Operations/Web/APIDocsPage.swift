@@ -33,8 +33,7 @@ enum APIDocsPage {
     }
 
     static func render(_ req: Request) async throws -> View {
-        let path = req.application.directory.workingDirectory + "openapi.yaml"
-        let reference = try await cached(path: path, threadPool: req.application.threadPool)
+        let reference = try await cached(path: req.application.contractPath, threadPool: req.application.threadPool)
         let q = String((req.query[String.self, at: "q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(200))
         let groups = reference.filtered(by: q)
         return try await req.renderPage("operations/api-docs", Context(
