@@ -90,4 +90,44 @@ struct ProductCardTests {
             #expect(small.headers.first(name: .contentEncoding) == nil)  // under the threshold
         }
     }
+
+    @Test("a card shows the product's first photo in the store's order, in lists, search and the web, with the brand on the web")
+    func firstPhoto() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let user = try #require(try await User.find(UUID(uuidString: f.ownerA.user.id), on: t.app.db))
+            let front = try await t.placeholderPhoto(uploader: f.ownerA.user.id), back = try await t.placeholderPhoto(uploader: f.ownerA.user.id)
+            var draft = ProductDraft(
+                title: "Velvet blazer", description: "", brandID: f.brand.id, categoryID: f.shirts.id, gender: "women",
+                priceMinor: 99_000, originalPriceMinor: nil, currency: "SEK", colors: ["black"], colorName: "", fabric: "", styles: [],
+                variants: [.init(size: "M", color: nil, stock: 2, sku: nil)], photoIDs: [front, back].map { UUID(uuidString: $0)! },
+                status: .active)
+            let service = ProductService(db: t.app.db, services: t.app.atelier)
+            let product = try await service.create(in: f.storeA, draft: draft, by: user)
+
+            func shownPhotos() async throws -> [String?] {
+                let list = try await t.send(.GET, "/api/v1/products?categoryId=\(f.women.id!.idString)").content.decode(ProductCardPageBody.self)
+                let found = try await t.search("q=velvet").items
+                let web = try await t.send(.GET, "/search?q=velvet").body.string
+                #expect(web.contains("Velvet blazer") && web.contains(f.brand.name))
+                let onWeb = [front, back].filter { web.contains($0) }
+                return [list.items.first?.photo?.id, found.first?.photo?.id, onWeb.count == 1 ? onWeb[0] : nil]
+            }
+            // The web card draws the photo from its variants' keys, which do not name the media, so the test
+            // tells the two apart by giving each its own keys.
+            for (id, name) in [(front, "front"), (back, "back")] {
+                let keys = [270, 540].flatMap { width in
+                    ["jpeg", "webp"].map { MediaVariant(width: width, height: width, format: $0, key: "ab/\(name)-\(id)/\(width).\($0)") }
+                }
+                try await (t.app.db as! any SQLDatabase).raw("""
+                    UPDATE media SET variants = \(bind: String(decoding: try JSONEncoder().encode(keys), as: UTF8.self)), visibility = 'public'
+                    WHERE id = \(bind: UUID(uuidString: id)!)
+                    """).run()
+            }
+            #expect(try await shownPhotos() == [front, front, front])
+            draft.photoIDs.reverse()
+            _ = try await service.replace(product, draft: draft, by: user)
+            #expect(try await shownPhotos() == [back, back, back])
+        }
+    }
 }

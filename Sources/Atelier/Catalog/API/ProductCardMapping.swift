@@ -11,19 +11,19 @@ extension Components.Schemas.ProductCard {
         var lng: Double
     }
 
-    init(_ view: ProductView, media: MediaService, baseURL: String, from origin: Origin?) {
-        let product = view.product
-        let store = view.store
+    init(_ card: ProductCardView, media: MediaService, baseURL: String, from origin: Origin?) {
+        let store = card.store
         let distance = origin.map { Int((Geo.distanceKm(lat1: $0.lat, lng1: $0.lng, lat2: store.lat, lng2: store.lng) * 1000).rounded()) }
+        let id = card.id.idString
         self.init(
-            id: product.id!.idString,
-            store: .init(id: store.id!.idString, name: store.name, slug: store.slug, city: store.city, distanceMeters: distance),
-            title: product.title, gender: .init(rawValue: product.gender) ?? .unisex,
-            price: .init(amount: Int64(product.priceMinor), currency: product.currency),
-            originalPrice: product.originalPriceMinor.map { .init(amount: Int64($0), currency: product.currency) },
-            photo: view.photos.first.flatMap { Components.Schemas.CardPhoto($0, service: media) },
-            rating: product.reviewCount > 0 ? .init(average: Double(product.ratingSum) / Double(product.reviewCount), count: product.reviewCount) : nil,
-            likeCount: product.likeCount, webUrl: "\(baseURL)/products/\(product.id!.idString)", createdAt: product.createdAt)
+            id: id,
+            store: .init(id: store.id.idString, name: store.name, slug: store.slug, city: store.city, distanceMeters: distance),
+            title: card.title, gender: .init(rawValue: card.gender) ?? .unisex,
+            price: .init(amount: Int64(card.priceMinor), currency: card.currency),
+            originalPrice: card.originalPriceMinor.map { .init(amount: Int64($0), currency: card.currency) },
+            photo: card.photo.flatMap { Components.Schemas.CardPhoto($0, service: media) },
+            rating: card.reviewCount > 0 ? .init(average: Double(card.ratingSum) / Double(card.reviewCount), count: card.reviewCount) : nil,
+            likeCount: card.likeCount, webUrl: "\(baseURL)/products/\(id)", createdAt: card.createdAt)
     }
 }
 

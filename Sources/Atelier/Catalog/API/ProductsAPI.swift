@@ -41,7 +41,7 @@ extension APIHandler {
         if let min = filter.priceMin, let max = filter.priceMax, min > max { errors.add("priceMax", "must not be below priceMin") }
         try errors.throwIfAny()
         let products = try await req.reading { db in try await ProductCatalog(db: db).activeProducts(filter, page: page) }
-        return .ok(.init(body: .json(.init(items: productCards(views: products.items, req), nextCursor: products.nextCursor))))
+        return .ok(.init(body: .json(.init(items: productCards(cards: products.items, req), nextCursor: products.nextCursor))))
     }
 
     func listStoreProducts(_ input: Operations.ListStoreProducts.Input) async throws -> Operations.ListStoreProducts.Output {
@@ -161,17 +161,17 @@ extension APIHandler {
     }
 
     /// Cards for a list (`ProductCard`); `origin` is the place the list is about, for distances.
-    func productCards(views: [ProductView], _ req: Request, from origin: Components.Schemas.ProductCard.Origin? = nil)
+    func productCards(cards: [ProductCardView], _ req: Request, from origin: Components.Schemas.ProductCard.Origin? = nil)
         -> [Components.Schemas.ProductCard]
     {
         let media = MediaService(db: req.db, services: services)
-        return views.map { .init($0, media: media, baseURL: services.config.publicBaseURL, from: origin) }
+        return cards.map { .init($0, media: media, baseURL: services.config.publicBaseURL, from: origin) }
     }
 
     func productCards(_ products: [Product], _ req: Request, from origin: Components.Schemas.ProductCard.Origin? = nil)
         async throws -> [Components.Schemas.ProductCard]
     {
-        productCards(views: try await ProductCatalog(db: req.db).views(products), req, from: origin)
+        productCards(cards: try await ProductCardReader(db: req.db).cards(ids: products.compactMap(\.id)), req, from: origin)
     }
 
     func productBodies(views: [ProductView], _ req: Request) async throws -> [Components.Schemas.Product] {

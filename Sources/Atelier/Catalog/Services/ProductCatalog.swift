@@ -67,17 +67,17 @@ struct ProductCatalog {
     }
 
     /// Active products of active stores passing `filter`, newest first. One statement reads the
-    /// page with its embeds; with a category, each category of the subtree contributes at most one
+    /// page of cards; with a category, each category of the subtree contributes at most one
     /// page from its own index range, so the cost does not grow with the catalogue (issue 9).
-    func activeProducts(_ filter: ListFilter, page: PageRequest) async throws -> Page<ProductView> {
+    func activeProducts(_ filter: ListFilter, page: PageRequest) async throws -> Page<ProductCardView> {
         var categoryIDs: [UUID]?
         if let categoryID = filter.categoryID {
             guard let subtree = try await subtreeIDs(of: categoryID) else { throw Problem.notFound("category") }
             categoryIDs = subtree
         }
         let condition = activeProductsCondition(filter, categoryIDs: categoryIDs, page: page)
-        let views = try await ProductViewReader(db: db).views(where: condition, orderBy: "p.id DESC", limit: page.limit + 1)
-        return Page(fetched: views, limit: page.limit) { PageCursor(id: $0.product.id!) }
+        let cards = try await ProductCardReader(db: db).cards(where: condition, orderBy: "p.id DESC", limit: page.limit + 1)
+        return Page(fetched: cards, limit: page.limit) { PageCursor(id: $0.id) }
     }
 
     /// The condition on products `p` of `activeProducts`; its plan is checked in a test.

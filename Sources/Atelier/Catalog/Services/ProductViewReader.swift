@@ -49,7 +49,7 @@ struct ProductViewReader {
         }
         var photos: [UUID: [Media]] = [:]
         for row in try await sql.raw("""
-            SELECT pp.product_id AS photo_of, \(unsafeRaw: Self.mediaColumns) FROM \(ident: ProductPhoto.schema) pp
+            SELECT pp.product_id AS photo_of, \(unsafeRaw: Self.unprefixedMediaColumns) FROM \(ident: ProductPhoto.schema) pp
             JOIN \(ident: Media.schema) m ON m.id = pp.media_id
             WHERE pp.product_id IN (\(binds: ids)) ORDER BY pp.position
             """).all() {
@@ -66,7 +66,7 @@ struct ProductViewReader {
     /// Media rows by id (store logos and covers, brand logos), keyed by id.
     func media(ids: [UUID]) async throws -> [UUID: Media] {
         guard !ids.isEmpty else { return [:] }
-        let rows = try await sql.raw("SELECT \(unsafeRaw: Self.mediaColumns) FROM \(ident: Media.schema) m WHERE m.id IN (\(binds: Array(Set(ids))))").all()
+        let rows = try await sql.raw("SELECT \(unsafeRaw: Self.unprefixedMediaColumns) FROM \(ident: Media.schema) m WHERE m.id IN (\(binds: Array(Set(ids))))").all()
         return Dictionary(try rows.map { row in let media = try Self.media(row, textUUIDs: textUUIDs); return (media.id!, media) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -99,10 +99,16 @@ struct ProductViewReader {
         c.parent_id AS c_parent_id, c.name AS c_name, c.slug AS c_slug, c.gender AS c_gender, c.path AS c_path,
         c.depth AS c_depth, c.created_at AS c_created_at
         """
-    private static let mediaColumns = """
-        m.id, m.uploader_id, m.owner_type, m.owner_id, m.visibility, m.content_hash, m.format, m.width, m.height, m.byte_size,
-        m.dominant_color, m.placeholder, m.variants, m.created_at, m.attached_at
-        """
+    private static let mediaColumnNames = [
+        "id", "uploader_id", "owner_type", "owner_id", "visibility", "content_hash", "format", "width", "height", "byte_size",
+        "dominant_color", "placeholder", "variants", "created_at", "attached_at",
+    ]
+    private static let unprefixedMediaColumns = mediaColumns(prefix: "")
+
+    /// The columns `media(_:textUUIDs:prefix:)` reads from media `m`, named `prefix` + column.
+    static func mediaColumns(prefix: String) -> String {
+        mediaColumnNames.map { prefix.isEmpty ? "m.\($0)" : "m.\($0) AS \(prefix)\($0)" }.joined(separator: ", ")
+    }
 
     private static func view(_ raw: any SQLRow, textUUIDs: Bool) throws -> ProductView {
         let row = FastColumns(raw, textUUIDs: textUUIDs)
@@ -203,24 +209,24 @@ struct ProductViewReader {
         return variant
     }
 
-    static func media(_ raw: any SQLRow, textUUIDs: Bool) throws -> Media {
+    static func media(_ raw: any SQLRow, textUUIDs: Bool, prefix: String = "") throws -> Media {
         let row = FastColumns(raw, textUUIDs: textUUIDs)
         let media = Media()
-        media.id = try row.uuid("id")
-        media.$uploader.id = try row.optionalUUID("uploader_id")
-        media.ownerType = try row.optional("owner_type", as: String.self)
-        media.ownerID = try row.optionalUUID("owner_id")
-        media.visibility = try row.value("visibility", as: String.self)
-        media.contentHash = try row.value("content_hash", as: String.self)
-        media.format = try row.value("format", as: String.self)
-        media.width = try row.value("width", as: Int.self)
-        media.height = try row.value("height", as: Int.self)
-        media.byteSize = try row.value("byte_size", as: Int.self)
-        media.dominantColor = try row.value("dominant_color", as: String.self)
-        media.placeholder = try row.value("placeholder", as: String.self)
-        media.variantsJSON = try row.value("variants", as: String.self)
-        media.createdAt = try row.value("created_at", as: Date.self)
-        media.attachedAt = try row.optional("attached_at", as: Date.self)
+        media.id = try row.uuid(prefix + "id")
+        media.$uploader.id = try row.optionalUUID(prefix + "uploader_id")
+        media.ownerType = try row.optional(prefix + "owner_type", as: String.self)
+        media.ownerID = try row.optionalUUID(prefix + "owner_id")
+        media.visibility = try row.value(prefix + "visibility", as: String.self)
+        media.contentHash = try row.value(prefix + "content_hash", as: String.self)
+        media.format = try row.value(prefix + "format", as: String.self)
+        media.width = try row.value(prefix + "width", as: Int.self)
+        media.height = try row.value(prefix + "height", as: Int.self)
+        media.byteSize = try row.value(prefix + "byte_size", as: Int.self)
+        media.dominantColor = try row.value(prefix + "dominant_color", as: String.self)
+        media.placeholder = try row.value(prefix + "placeholder", as: String.self)
+        media.variantsJSON = try row.value(prefix + "variants", as: String.self)
+        media.createdAt = try row.value(prefix + "created_at", as: Date.self)
+        media.attachedAt = try row.optional(prefix + "attached_at", as: Date.self)
         return media
     }
 }

@@ -65,7 +65,7 @@ enum BrandPages {
             page: context,
             brand: BrandInfo(id: brandID.idString, name: brand.name, slug: brand.slug, logo: WebImage(logo, alt: brand.name, service: media),
                              followerCount: brand.followerCount),
-            products: PublicCatalogPages.productCards(views: results.items, media: media),
+            products: PublicCatalogPages.productCards(cards: results.items, media: media),
             moreURL: results.nextCursor.map { "/brands/\(brand.slug)?cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" },
             stores: stores,
             following: try await DiscoveryWebRoutes.follows(brandID, .brand, user: req.webSessionUser, on: req.db)))

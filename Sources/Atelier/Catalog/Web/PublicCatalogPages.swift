@@ -165,17 +165,17 @@ enum PublicCatalogPages {
     }
 
     static func productCards(_ products: [Product], req: Request, media: MediaService) async throws -> [ProductCard] {
-        productCards(views: try await ProductCatalog(db: req.db).views(products), media: media)
+        productCards(cards: try await ProductCardReader(db: req.db).cards(ids: products.compactMap(\.id)), media: media)
     }
 
-    static func productCards(views: [ProductView], media: MediaService) -> [ProductCard] {
-        views.map { view in
-            let product = view.product
+    static func productCards(cards: [ProductCardView], media: MediaService) -> [ProductCard] {
+        cards.map { card in
+            let id = card.id.idString
             return ProductCard(
-                id: product.id!.idString, url: "/products/\(product.id!.idString)", title: product.title,
-                brand: view.brand?.name, price: MoneyText.format(product.priceMinor, product.currency),
-                originalPrice: product.originalPriceMinor.map { MoneyText.format($0, product.currency) }, status: product.status,
-                photo: WebImage(view.photos.first, alt: product.title, service: media, preferredWidth: 270))
+                id: id, url: "/products/\(id)", title: card.title,
+                brand: card.brandName, price: MoneyText.format(card.priceMinor, card.currency),
+                originalPrice: card.originalPriceMinor.map { MoneyText.format($0, card.currency) }, status: card.status,
+                photo: WebImage(card.photo, alt: card.title, service: media, preferredWidth: 270))
         }
     }
 

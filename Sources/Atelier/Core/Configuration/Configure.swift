@@ -48,6 +48,8 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
 
     // Outermost first: every response gets the security headers, every error becomes a problem.
     app.middleware = Middlewares()
+    app.http.server.configuration.reportMetrics = false
+    app.middleware.use(RouteMetricsMiddleware())
     app.middleware.use(SecurityHeadersMiddleware(httpsOnly: config.publicBaseURL.hasPrefix("https://"), publicBaseURL: config.publicBaseURL))
     app.middleware.use(ProblemMiddleware(methodIndex: RouteMethodIndex(routes: app.routes)))
     app.middleware.use(StaticFilesMiddleware(publicDirectory: app.directory.publicDirectory))

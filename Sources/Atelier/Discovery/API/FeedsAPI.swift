@@ -33,7 +33,7 @@ extension APIHandler {
         if case .radius(let lat, let lng, _) = filters.place { origin = .init(lat: lat, lng: lng) }
         let applied = filters.shopping?.filters ?? []
         return .init(
-            items: productCards(views: page.items, req, from: origin), nextCursor: page.nextCursor, asOf: page.asOf,
+            items: productCards(cards: page.items, req, from: origin), nextCursor: page.nextCursor, asOf: page.asOf,
             appliedPreferences: applied.isEmpty ? nil : applied.compactMap { .init(rawValue: $0.rawValue) })
     }
 }

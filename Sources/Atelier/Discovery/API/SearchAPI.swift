@@ -28,7 +28,7 @@ extension APIHandler {
             facets.map { .init(value: $0.value, label: $0.label, count: $0.count) }
         }
         return .ok(.init(body: .json(.init(
-            items: productCards(views: results.items, req, from: query.near.map { .init(lat: $0.lat, lng: $0.lng) }), nextCursor: results.nextCursor, total: results.total,
+            items: productCards(cards: results.items, req, from: query.near.map { .init(lat: $0.lat, lng: $0.lng) }), nextCursor: results.nextCursor, total: results.total,
             sort: .init(rawValue: results.sort.rawValue)!,
             facets: .init(
                 categories: counts(results.facets.categories), brands: counts(results.facets.brands),

@@ -20,7 +20,7 @@ struct ProductSearch {
     }
 
     struct Results: Sendable {
-        var items: [ProductView]
+        var items: [ProductCardView]
         var nextCursor: String?
         var total: Int
         var facets: Facets
@@ -52,7 +52,7 @@ struct ProductSearch {
             cache?.store(ranked, for: key, generation: generation, now: now)
         }
         // Read fresh: a product hidden since the page was ranked is left out.
-        let items = try await ProductViewReader(db: db).views(ids: ranked.ids).filter { $0.product.isActive && $0.store.isPublic }
+        let items = try await ProductCardReader(db: db).cards(ids: ranked.ids).filter { $0.isActive && $0.store.isPublic }
         return Results(items: items, nextCursor: ranked.nextCursor, total: ranked.total, facets: ranked.facets, sort: sort)
     }
 

@@ -9,7 +9,7 @@ struct FeedService {
     enum Kind: Sendable { case following, discover }
 
     struct FeedPage: Sendable {
-        var items: [ProductView]
+        var items: [ProductCardView]
         var nextCursor: String?
         var asOf: Date
     }
@@ -48,11 +48,10 @@ struct FeedService {
         ).statement
         let rows = try await (db as! any SQLDatabase).raw(query).all()
         let keys = try rows.map { (id: try $0.decode(column: "id", as: UUID.self), key: try $0.decode(column: "feed_sort_key", as: Double.self)) }
-        // The page's products with what a card shows, in one read of plain rows (no Fluent models).
-        let views = try await ProductViewReader(db: db).views(ids: Array(keys.prefix(page.limit).map(\.id)))
+        let cards = try await ProductCardReader(db: db).cards(ids: Array(keys.prefix(page.limit).map(\.id)))
         let next = keys.count > page.limit ? keys[page.limit - 1] : nil
         return FeedPage(
-            items: views,
+            items: cards,
             nextCursor: next.map { FeedCursor(asOfMilliseconds: asOfMilliseconds, sortKey: $0.key, id: $0.id).encoded },
             asOf: asOf)
     }

@@ -60,7 +60,7 @@ enum DiscoveryWebRoutes {
             top.queryItems = [URLQueryItem(name: "tab", value: tab)] + (preferences.map { [URLQueryItem(name: "preferences", value: $0 ? "true" : "false")] } ?? [])
             return req.redirect(to: top.string ?? "/feed")
         }
-        let cards = PublicCatalogPages.productCards(views: page.items, media: MediaService(db: req.db, services: req.atelier))
+        let cards = PublicCatalogPages.productCards(cards: page.items, media: MediaService(db: req.db, services: req.atelier))
         return try await req.renderPage("discovery/feed", FeedPage(
             page: PageContext(req, title: tab == "discover" ? "Discover" : "Following"), tab: tab, products: cards,
             nextCursor: page.nextCursor, filtersNote: describe(filters), shoppingPreferences: filters.shopping != nil,

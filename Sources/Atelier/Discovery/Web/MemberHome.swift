@@ -50,7 +50,7 @@ enum MemberHome {
             today: Today(postedOOTD: ootd.postedToday, friendsWaiting: ootd.hiddenToday,
                          plannedOutfit: try await plannedOutfit(of: userID, on: ootd.today, req: req)),
             invitations: invited.compactMap { cards[$0.id!] }, upcoming: upcoming.compactMap { cards[$0.id!] },
-            products: PublicCatalogPages.productCards(views: feed.items, media: media), moreFeed: feed.nextCursor != nil,
+            products: PublicCatalogPages.productCards(cards: feed.items, media: media), moreFeed: feed.nextCursor != nil,
             filtersNote: DiscoveryWebRoutes.describe(filters)))
     }
 

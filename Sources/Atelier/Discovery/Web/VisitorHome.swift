@@ -67,7 +67,7 @@ enum VisitorHome {
                 try await ProductSearch(db: db, cache: req.atelier.searchCache, now: req.atelier.clock.now())
                     .run(searched, cursor: cursor, limit: pageSize, facets: false)
             }
-            products = PublicCatalogPages.productCards(views: results.items, media: MediaService(db: req.db, services: req.atelier))
+            products = PublicCatalogPages.productCards(cards: results.items, media: MediaService(db: req.db, services: req.atelier))
             moreURL = results.nextCursor.map { next in
                 var items = [URLQueryItem(name: "cursor", value: next)]
                 if let asked, place.isVisitor { items = positionItems(asked) + items }
