@@ -51,8 +51,7 @@ struct ProductCardReader {
     func cards(ids: [UUID]) async throws -> [ProductCardView] {
         guard !ids.isEmpty else { return [] }
         let found = try await cards(where: "p.id IN (\(binds: Array(Set(ids))))", orderBy: "p.id")
-        let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return ids.compactMap { byID[$0] }
+        return found.inOrder(of: ids) { $0.id }
     }
 
     /// The cards of the products that `condition` (on products `p`) admits, in `order`, at most `limit`.

@@ -19,8 +19,7 @@ struct ProductViewReader {
     func views(ids: [UUID]) async throws -> [ProductView] {
         guard !ids.isEmpty else { return [] }
         let found = try await views(where: "p.id IN (\(binds: Array(Set(ids))))", orderBy: "p.id")
-        let byID = Dictionary(found.map { ($0.product.id!, $0) }, uniquingKeysWith: { first, _ in first })
-        return ids.compactMap { byID[$0] }
+        return found.inOrder(of: ids) { $0.product.id! }
     }
 
     /// The views of the products that `condition` (on products `p`) admits, in `order`, at most `limit`.
