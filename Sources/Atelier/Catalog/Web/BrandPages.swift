@@ -48,7 +48,7 @@ enum BrandPages {
         let searched = query
         let cursor = req.query[String.self, at: "cursor"]
         let (results, stores) = try await req.reading { db in
-            (try await ProductSearch(db: db, cache: req.atelier.searchCache, now: req.atelier.clock.now())
+            (try await ProductSearch(req, db: db)
                 .run(searched, cursor: cursor, limit: pageSize, facets: false),
              try await carriers(of: brandID, on: db))
         }

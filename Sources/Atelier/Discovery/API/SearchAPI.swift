@@ -22,7 +22,7 @@ extension APIHandler {
         let preferences = try await ShoppingPreferences.applying(for: caller?.user.id, requested: q.preferences, db: req.db)
         let applied = preferences?.fill(&query) ?? []
         let results = try await req.reading { db in
-            try await ProductSearch(db: db, cache: services.searchCache, now: services.clock.now()).run(query, cursor: q.cursor, limit: q.limit)
+            try await ProductSearch(req, db: db).run(query, cursor: q.cursor, limit: q.limit)
         }
         func counts(_ facets: [ProductSearch.Facet]) -> [Components.Schemas.FacetCount] {
             facets.map { .init(value: $0.value, label: $0.label, count: $0.count) }

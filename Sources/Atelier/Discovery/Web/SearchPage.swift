@@ -71,7 +71,7 @@ enum SearchPage {
         let cursor = req.query[String.self, at: "cursor"]
         let searched = held
         let results = try await req.reading { db in
-            try await ProductSearch(db: db, cache: req.atelier.searchCache, now: req.atelier.clock.now()).run(searched, cursor: cursor, limit: 24)
+            try await ProductSearch(req, db: db).run(searched, cursor: cursor, limit: 24)
         }
         let cards = PublicCatalogPages.productCards(cards: results.items, media: MediaService(db: req.db, services: req.atelier))
         func options(_ facets: [ProductSearch.Facet], selected: [String]) -> [Option] {

@@ -64,7 +64,7 @@ enum VisitorHome {
             query.sort = .newest
             let searched = query
             let results = try await req.reading { db in
-                try await ProductSearch(db: db, cache: req.atelier.searchCache, now: req.atelier.clock.now())
+                try await ProductSearch(req, db: db)
                     .run(searched, cursor: cursor, limit: pageSize, facets: false)
             }
             products = PublicCatalogPages.productCards(cards: results.items, media: MediaService(db: req.db, services: req.atelier))
