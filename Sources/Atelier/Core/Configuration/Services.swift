@@ -45,6 +45,8 @@ public final class AtelierServices: Sendable {
     let jobsWaiting = WakeSignal()
     /// The read replica, when `DATABASE_READ_URL` names one (PostgreSQL only).
     let replica: ReadReplica?
+    /// On a SQLite file, the connections read-only requests read from (`Request.reading`).
+    let sqliteReads: SQLiteReadPool?
     /// Set on SIGTERM: `/health/ready` answers 503 from then on.
     let draining = NIOLockedValueBox(false)
     /// The push channels (APNs, FCM, Web Push) this instance sends through.
@@ -58,6 +60,9 @@ public final class AtelierServices: Sendable {
         self.push = push
         self.config = config
         replica = if case .postgres = config.database, config.databaseReadURL != nil { ReadReplica(clock: clock) } else { nil }
+        sqliteReads = if case .sqliteFile(let path) = config.database {
+            SQLiteReadPool(path: path, size: config.databasePoolSize, logger: Logger(label: "atelier.sqlite-reads"))
+        } else { nil }
         let hub = LiveHub()
         cluster = ClusterBus.make(config: config, hub: hub, clock: clock)
         live = LiveUpdates(hub: hub, bus: cluster)

@@ -32,7 +32,6 @@ public enum DatabaseSetup {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
             app.databases.use(.sqlite(.file(path), maxConnectionsPerEventLoop: connectionsPerEventLoop(config)), as: .sqlite)
-            SideReads.configure(app, path: path)
         case .postgres(let url):
             var configuration = try SQLPostgresConfiguration(url: url)
             configuration.searchPath = config.databaseSchema.map { [$0] }

@@ -30,5 +30,6 @@ struct OwnedThreadsShutdown: LifecycleHandler {
     func shutdownAsync(_ app: Application) async {
         await app.atelier.media.imageWorkers.shutdown()
         await app.atelier.passwordHasher.shutdown()
+        await app.atelier.sqliteReads?.close()
     }
 }

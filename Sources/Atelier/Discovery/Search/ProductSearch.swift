@@ -33,8 +33,6 @@ struct ProductSearch {
     /// Where ranked pages are kept for a while (the API and web search pass the app's).
     var cache: SearchResultCache?
     var now: Date = Date()
-    /// Where the facets are counted while the page is ranked on `db` (`Request.sideReader`); nil: on `db`.
-    var beside: (any Database)?
 
     private var sql: any SQLDatabase { db as! any SQLDatabase }
     private var conditions: SearchConditions { SearchConditions(dialect: sql.dialect.name) }
@@ -81,8 +79,9 @@ struct ProductSearch {
         }
         outer += " ORDER BY r.sv ASC, r.id DESC LIMIT \(unsafeRaw: String(page.limit + 1))"
 
-        // The page and the facets are independent reads: on two connections at once (`beside`), a
-        // first search waits for the longer of them rather than for both.
+        // The page and the facets are independent reads: on two connections at once (a read-only
+        // request's SQLite reads each take one, `PooledReadDatabase`), a first search waits for the
+        // longer of them rather than for both.
         async let counted = facets(filters: filters, tokens: tokens, wanted: wantFacets)
         let rows = try await sql.raw(outer).all()
         let keys = try rows.map { (id: try $0.decode(column: "id", as: UUID.self), value: try $0.decode(column: "sv", as: Double.self)) }
@@ -132,7 +131,7 @@ struct ProductSearch {
             \(conditions.joinedValues("p.store_id")) AS stores, \(conditions.joinedValues("p.colors")) AS colors
             FROM \(source.from) WHERE \(source.match) AND \(filters)
             """
-        guard let row = try await ((beside ?? db) as! any SQLDatabase).raw(query).first() else { return (0, Facets()) }
+        guard let row = try await sql.raw(query).first() else { return (0, Facets()) }
         let total = try row.decode(column: "n", as: Int.self)
         let brands = try Self.idCounts(row.decode(column: "brands", as: String?.self))
         let categories = try Self.idCounts(row.decode(column: "categories", as: String?.self))

@@ -1,0 +1,50 @@
+import Fluent
+import SQLiteKit
+import SQLKit
+
+/// The database a read-only request reads from on a SQLite file: raw SQL (the hot paths: cards,
+/// product views, feeds, search) runs on `SQLiteReadPool`, each statement on a connection of its
+/// own; model queries, transactions and everything else go to Fluent's database.
+struct PooledReadDatabase: Database, SQLDatabase {
+    let base: any Database
+    let pool: SQLiteReadPool
+
+    private var baseSQL: any SQLDatabase { base as! any SQLDatabase }
+
+    var context: DatabaseContext { base.context }
+    var inTransaction: Bool { base.inTransaction }
+
+    func execute(query: DatabaseQuery, onOutput: @escaping @Sendable (any DatabaseOutput) -> ()) -> EventLoopFuture<Void> {
+        base.execute(query: query, onOutput: onOutput)
+    }
+
+    func execute(schema: DatabaseSchema) -> EventLoopFuture<Void> { base.execute(schema: schema) }
+    func execute(enum: DatabaseEnum) -> EventLoopFuture<Void> { base.execute(enum: `enum`) }
+
+    func transaction<T>(_ closure: @escaping @Sendable (any Database) -> EventLoopFuture<T>) -> EventLoopFuture<T> {
+        base.transaction(closure)
+    }
+
+    func withConnection<T>(_ closure: @escaping @Sendable (any Database) -> EventLoopFuture<T>) -> EventLoopFuture<T> {
+        base.withConnection(closure)
+    }
+
+    var dialect: any SQLDialect { baseSQL.dialect }
+    var version: (any SQLDatabaseReportedVersion)? { baseSQL.version }
+    var queryLogLevel: Logger.Level? { baseSQL.queryLogLevel }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void> {
+        eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
+        let level = queryLogLevel
+        try await pool.withConnection { connection in
+            try await connection.sql(queryLogLevel: level).execute(sql: query, onRow)
+        }
+    }
+
+    func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await baseSQL.withSession(closure)
+    }
+}
