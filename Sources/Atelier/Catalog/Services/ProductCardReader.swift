@@ -58,7 +58,7 @@ struct ProductCardReader {
     func cards(where condition: SQLQueryString, orderBy order: String, limit: Int? = nil) async throws -> [ProductCardView] {
         // The first photo by a correlated look-up in `product_photos_product_idx` (product, position).
         var query: SQLQueryString = """
-            SELECT \(unsafeRaw: Self.columns), \(unsafeRaw: ProductViewReader.mediaColumns(prefix: "m_"))
+            SELECT \(unsafeRaw: Self.columns), \(unsafeRaw: Self.photoColumns)
             FROM \(ident: Product.schema) p
             JOIN \(ident: Store.schema) s ON s.id = p.store_id
             LEFT JOIN \(ident: Brand.schema) b ON b.id = p.brand_id
@@ -75,6 +75,7 @@ struct ProductCardReader {
         p.like_count, p.created_at, p.store_id, s.name AS s_name, s.slug AS s_slug, s.city AS s_city, s.lat AS s_lat,
         s.lng AS s_lng, s.status AS s_status, s.members_only AS s_members_only, b.name AS b_name
         """
+    private static let photoColumns = ProductViewReader.mediaColumns(prefix: "m_")
 
     private func card(_ raw: any SQLRow) throws -> ProductCardView {
         let row = FastColumns(raw, textUUIDs: textUUIDs)
