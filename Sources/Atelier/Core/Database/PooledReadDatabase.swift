@@ -1,4 +1,5 @@
 import Fluent
+import Vapor
 import SQLiteKit
 import SQLKit
 
@@ -46,5 +47,13 @@ struct PooledReadDatabase: Database, SQLDatabase {
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         try await baseSQL.withSession(closure)
+    }
+}
+
+extension Request {
+    /// The database of a read-only request without a replica: on a SQLite file, Fluent's with raw
+    /// SQL on Atelier's own read connections (`PooledReadDatabase`); otherwise Fluent's.
+    var readDatabase: any Database {
+        atelier.sqliteReads.map { PooledReadDatabase(base: db, pool: $0) } ?? db
     }
 }

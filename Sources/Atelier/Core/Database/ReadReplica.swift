@@ -50,12 +50,6 @@ final class ReadReplica: Sendable {
 }
 
 extension Request {
-    /// The database of a read-only request without a replica: on a SQLite file, Fluent's with raw
-    /// SQL on Atelier's own read connections (`PooledReadDatabase`); otherwise Fluent's.
-    var readDatabase: any Database {
-        atelier.sqliteReads.map { PooledReadDatabase(base: db, pool: $0) } ?? db
-    }
-
     /// Runs a read-only `body` on the replica when there is one, it answers and the person has not
     /// just written; otherwise, or when the replica fails meanwhile, on the primary.
     func reading<T>(_ body: (any Database) async throws -> T) async throws -> T {

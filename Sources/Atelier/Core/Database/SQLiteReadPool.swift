@@ -33,16 +33,9 @@ final class SQLiteReadPool: Sendable {
                 connection = try await SQLiteConnection.open(
                     storage: .file(path: path), threadPool: .singleton, logger: logger, on: MultiThreadedEventLoopGroup.singleton.next())
             }
-            do {
-                let result = try await body(connection)
-                idle.withLockedValue { $0.append(connection) }
-                return result
-            } catch {
-                // A failed statement leaves the connection as it was (SQLite resets it); keep it
-                // unless it was closed meanwhile.
-                if !connection.isClosed { idle.withLockedValue { $0.append(connection) } }
-                throw error
-            }
+            // Kept after a failed statement too (SQLite resets it), unless it was closed meanwhile.
+            defer { if !connection.isClosed { idle.withLockedValue { $0.append(connection) } } }
+            return try await body(connection)
         }
     }
 
