@@ -34,8 +34,8 @@ struct ProductSearch {
     var cache: SearchResultCache?
     var now: Date = Date()
 
-    private var sql: any SQLDatabase { db as! any SQLDatabase }
-    private var conditions: SearchConditions { SearchConditions(dialect: sql.dialect.name) }
+    var sql: any SQLDatabase { db as! any SQLDatabase }
+    var conditions: SearchConditions { SearchConditions(dialect: sql.dialect.name) }
 
     func run(_ rawQuery: ProductSearchQuery, cursor rawCursor: String?, limit: Int?, facets wantFacets: Bool = true) async throws -> Results {
         let query = try rawQuery.validated()
@@ -64,7 +64,28 @@ struct ProductSearch {
             return .init(ids: [], nextCursor: nil, total: 0, facets: Facets())
         }
         let tokens = query.tokens
+        // The page and the facets are independent reads: on two connections at once (a read-only
+        // request's SQLite reads each take one, `PooledReadDatabase`), a first search waits for the
+        // longer of them rather than for both.
+        async let counted = facets(filters: filters, tokens: tokens, wanted: wantFacets)
+        let keys: [(id: UUID, value: Double)]
+        if sort == .relevance, !query.hasFilters, !conditions.isPostgres,
+           let top = try await topRanked(tokens, filters: filters, cursor: cursor, rows: page.limit + 1) {
+            keys = top
+        } else {
+            keys = try await rankFully(tokens, filters: filters, sort: sort, cursor: cursor, rows: page.limit + 1)
+        }
+        let next = keys.count > page.limit ? keys[page.limit - 1] : nil
+        let (total, facets) = try await counted
+        return .init(
+            ids: keys.prefix(page.limit).map(\.id), nextCursor: next.map { SearchCursor(sort: sort, value: $0.value, id: $0.id).encoded },
+            total: total, facets: facets)
+    }
 
+    /// The first `rows` results after `cursor`, every match filtered and ranked.
+    func rankFully(
+        _ tokens: [String], filters: SQLQueryString, sort: ProductSearchQuery.Sort, cursor: SearchCursor?, rows: Int
+    ) async throws -> [(id: UUID, value: Double)] {
         var inner: SQLQueryString
         if sort == .relevance {
             let ranked = conditions.rankedSource(tokens)
@@ -74,22 +95,9 @@ struct ProductSearch {
             if !tokens.isEmpty { inner += " AND \(conditions.textCondition(tokens))" }
         }
         var outer: SQLQueryString = "SELECT r.id, r.sv FROM (\(inner)) r"
-        if let cursor {
-            outer += " WHERE (r.sv > \(bind: cursor.value) OR (r.sv = \(bind: cursor.value) AND r.id < \(bind: cursor.id)))"
-        }
-        outer += " ORDER BY r.sv ASC, r.id DESC LIMIT \(unsafeRaw: String(page.limit + 1))"
-
-        // The page and the facets are independent reads: on two connections at once (a read-only
-        // request's SQLite reads each take one, `PooledReadDatabase`), a first search waits for the
-        // longer of them rather than for both.
-        async let counted = facets(filters: filters, tokens: tokens, wanted: wantFacets)
-        let rows = try await sql.raw(outer).all()
-        let keys = try rows.map { (id: try $0.decode(column: "id", as: UUID.self), value: try $0.decode(column: "sv", as: Double.self)) }
-        let next = keys.count > page.limit ? keys[page.limit - 1] : nil
-        let (total, facets) = try await counted
-        return .init(
-            ids: keys.prefix(page.limit).map(\.id), nextCursor: next.map { SearchCursor(sort: sort, value: $0.value, id: $0.id).encoded },
-            total: total, facets: facets)
+        if let cursor { outer += " WHERE \(conditions.after(cursor))" }
+        outer += " ORDER BY r.sv ASC, r.id DESC LIMIT \(unsafeRaw: String(rows))"
+        return try await sql.raw(outer).all().map { (id: try $0.decode(column: "id", as: UUID.self), value: try $0.decode(column: "sv", as: Double.self)) }
     }
 
     /// The whole query (words and filters) as one condition on products `p`, or nil when it
@@ -138,10 +146,10 @@ struct ProductSearch {
             row.decode(column: "stores", as: String?.self))
         // Each list holds an id per match (three times 28 000 for "cotton"): counted side by side,
         // then the three kinds of label read side by side (each read takes a connection of its own).
-        async let countedBrands = Self.idCounts(joinedBrands)
-        async let countedCategories = Self.idCounts(joinedCategories)
-        let stores = try Self.idCounts(joinedStores)
-        let colors = try Self.counts(row.decode(column: "colors", as: String?.self))
+        async let countedBrands = JoinedValueCounts.idCounts(joinedBrands)
+        async let countedCategories = JoinedValueCounts.idCounts(joinedCategories)
+        let stores = try JoinedValueCounts.idCounts(joinedStores)
+        let colors = try JoinedValueCounts.stringCounts(row.decode(column: "colors", as: String?.self))
         let (brands, categories) = try await (countedBrands, countedCategories)
         async let brandLabels = names(of: Brand.schema, Array(brands.keys))
         async let categoryLabelsRead = categoryLabels(Array(categories.keys))
@@ -155,38 +163,6 @@ struct ProductSearch {
             brands: facets(brands, labels: brandNames),
             stores: facets(stores, labels: storeNames),
             colors: Self.top(colors.map { Facet(value: $0.key, label: $0.key, count: $0.value) })))
-    }
-
-    /// How often each value occurs in a comma-joined list.
-    private static func counts(_ joined: String?) -> [String: Int] {
-        var counts: [String: Int] = [:]
-        forEachValue(in: joined) { counts[String(decoding: $0, as: UTF8.self), default: 0] += 1 }
-        return counts
-    }
-
-    private static func idCounts(_ joined: String?) throws -> [UUID: Int] {
-        var ids: [UUID: Int] = [:]
-        try forEachValue(in: joined) { bytes in
-            guard let id = UUID(utf8: bytes) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "search facets: \(String(decoding: bytes, as: UTF8.self)) is not an id"))
-            }
-            ids[id, default: 0] += 1
-        }
-        return ids
-    }
-
-    /// Each value of a comma-joined list as its bytes. The list holds one value per match (tens of
-    /// thousands), so it is read in place: through String's views it took longer than the query.
-    private static func forEachValue(in joined: String?, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
-        guard var joined else { return }
-        try joined.withUTF8 { bytes in
-            var start = 0
-            while start < bytes.count {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
-                if end > start { try body(UnsafeBufferPointer(rebasing: bytes[start..<end])) }
-                start = end + 1
-            }
-        }
     }
 
     /// The names of a few brands or stores by id, read in one plain statement.

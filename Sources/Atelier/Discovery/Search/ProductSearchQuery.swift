@@ -61,6 +61,16 @@ struct ProductSearchQuery: Codable, Sendable, Equatable {
         return sort == .relevance && tokens.isEmpty ? .newest : sort
     }
 
+    /// Whether anything but the words and the sort narrows the results (a validated query: empty
+    /// lists of styles are nil). Every field left at its default counts as no filter, so a filter
+    /// added later counts without being listed here.
+    var hasFilters: Bool {
+        var bare = ProductSearchQuery()
+        bare.text = text
+        bare.sort = sort
+        return self != bare
+    }
+
     /// Checks every part and normalises the lists (trimmed, lower-cased vocabularies, no repeats);
     /// bad parts are one 422 naming each.
     func validated() throws -> ProductSearchQuery {

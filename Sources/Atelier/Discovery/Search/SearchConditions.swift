@@ -45,7 +45,28 @@ struct SearchConditions {
         }
         return ("product_search_fts JOIN product_search_keys p ON p.doc_id = product_search_fts.rowid",
                 "product_search_fts MATCH \(bind: expression)",
-                "bm25(product_search_fts, 4.0, 1.0)")
+                Self.fullTextRank)
+    }
+
+    /// SQLite's relevance rank of a full-text row (lower is better): the headline weighs four times
+    /// the rest.
+    static let fullTextRank: SQLQueryString = "bm25(product_search_fts, 4.0, 1.0)"
+
+    /// SQLite: the `count` best-ranked full-text rows the words match, as `doc_id` and `rank`,
+    /// ranked on the full-text index alone, without reading a product; with `atLeast`, only those
+    /// ranked no better than it (the rows after a cursor).
+    func bestMatches(_ tokens: [String], count: Int, atLeast: Double?) -> SQLQueryString {
+        var sql: SQLQueryString = """
+            SELECT rowid AS doc_id, \(Self.fullTextRank) AS rank FROM product_search_fts WHERE product_search_fts MATCH \(bind: matchExpression(tokens))
+            """
+        if let atLeast { sql += " AND \(Self.fullTextRank) >= \(bind: atLeast)" }
+        return sql + " ORDER BY rank LIMIT \(unsafeRaw: String(count))"
+    }
+
+    /// Rows `r` (columns `id`, `sv`) after a cursor in the search order: by sort value, then id
+    /// descending.
+    func after(_ cursor: SearchCursor) -> SQLQueryString {
+        "(r.sv > \(bind: cursor.value) OR (r.sv = \(bind: cursor.value) AND r.id < \(bind: cursor.id)))"
     }
 
     /// The FROM clause and condition of every product the words match, as `p` with the columns the

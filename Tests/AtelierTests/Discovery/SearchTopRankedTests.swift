@@ -1,0 +1,68 @@
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+import VaporTesting
+
+@testable import Atelier
+
+/// A search filtered by its words alone ranks on the full-text index first and filters only the best
+/// candidates (SQLite, issue 19). Its pages must be those of the full ranking, ties included.
+@Suite("Discovery: search ranked from its best candidates")
+struct SearchTopRankedTests {
+    @Test("every page from the best candidates is the full ranking's page, or the full ranking is asked for")
+    func pagesMatchFullRanking() async throws {
+        try await TestApp.with { t in
+            guard (t.app.db as! any SQLDatabase).dialect.name == "sqlite" else { return }
+            let f = try await t.catalogFixture()
+            _ = try await t.product(.init(title: "Sailcloth sailcloth jacket", category: f.shirts), in: f.storeA, owner: f.ownerA)
+            // Four products with the same rank, and a fifth like them that is hidden: filtered out
+            // after ranking, it is still a candidate.
+            for _ in 0..<4 { _ = try await t.product(.init(title: "Sailcloth jacket", category: f.shirts), in: f.storeB, owner: f.ownerB) }
+            _ = try await t.product(.init(title: "Sailcloth jacket", category: f.shirts, active: false), in: f.storeA, owner: f.ownerA)
+            _ = try await t.product(.init(title: "Sailcloth", description: String(repeating: "Sturdy weave for the coast. ", count: 8), category: f.shirts), in: f.storeA, owner: f.ownerA)
+
+            let query = try ProductSearchQuery(text: "sailcloth").validated()
+            #expect(!query.hasFilters)
+            let search = ProductSearch(db: t.app.db)
+            let filters = try #require(try await search.filters(for: query))
+            let everything = try await search.rankFully(query.tokens, filters: filters, sort: .relevance, cursor: nil, rows: 100)
+            #expect(everything.count == 6)
+            #expect(Set(everything[1...4].map(\.value)).count == 1, "the four alike share a rank")
+
+            var exactPages = 0, fallbacks = 0
+            for rows in 1...4 {
+                for candidates in 1...8 {
+                    for start in 0..<everything.count {
+                        let cursor = start == 0 ? nil : SearchCursor(sort: .relevance, value: everything[start - 1].value, id: everything[start - 1].id)
+                        let expected = Array(everything[start...].prefix(rows))
+                        guard let page = try await search.topRanked(query.tokens, filters: filters, cursor: cursor, rows: rows, candidates: candidates) else {
+                            #expect(candidates <= 7, "with every match a candidate the page is always exact")
+                            fallbacks += 1
+                            continue
+                        }
+                        exactPages += 1
+                        #expect(page.map(\.id) == expected.map(\.id), "rows \(rows), candidates \(candidates), from \(start)")
+                        #expect(page.map(\.value) == expected.map(\.value))
+                    }
+                }
+            }
+            #expect(exactPages > 0 && fallbacks > 0)
+            // The best, then three of the four alike: the worst candidate shares the last row's rank.
+            #expect(try await search.topRanked(query.tokens, filters: filters, cursor: nil, rows: 4, candidates: 4) == nil)
+
+            // Through the API, paged: the full ranking's order.
+            let paged = try await t.searchAll("q=sailcloth", limit: 2)
+            #expect(paged.map(\.id) == everything.map(\.id.idString))
+        }
+    }
+
+    @Test("a query has filters when anything but its words and sort narrows it")
+    func hasFilters() throws {
+        #expect(try !ProductSearchQuery(text: "shirt", sort: .priceAsc).validated().hasFilters)
+        #expect(try !ProductSearchQuery(text: "shirt", styles: []).validated().hasFilters)
+        #expect(try ProductSearchQuery(text: "shirt", colors: ["red"]).validated().hasFilters)
+        #expect(try ProductSearchQuery(text: "shirt", onSale: true).validated().hasFilters)
+        #expect(try ProductSearchQuery(text: "shirt", near: .init(lat: 57.7, lng: 11.9, radiusKm: 5)).validated().hasFilters)
+    }
+}
