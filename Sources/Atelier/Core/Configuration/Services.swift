@@ -61,7 +61,7 @@ public final class AtelierServices: Sendable {
         self.config = config
         replica = if case .postgres = config.database, config.databaseReadURL != nil { ReadReplica(clock: clock) } else { nil }
         sqliteReads = if case .sqliteFile(let path) = config.database {
-            SQLiteReadPool(path: path, size: config.databasePoolSize, logger: Logger(label: "atelier.sqlite-reads"))
+            SQLiteReadPool(path: path, size: config.databasePoolSize)
         } else { nil }
         let hub = LiveHub()
         cluster = ClusterBus.make(config: config, hub: hub, clock: clock)

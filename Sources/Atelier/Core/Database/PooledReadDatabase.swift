@@ -39,11 +39,16 @@ struct PooledReadDatabase: Database, SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
-        let level = queryLogLevel
-        try await pool.withConnection { connection in
-            try await connection.sql(queryLogLevel: level).execute(sql: query, onRow)
-        }
+        var serializer = SQLSerializer(database: self)
+        query.serialize(to: &serializer)
+        let binds = try serializer.binds.map { try Self.encoder.encode($0) }
+        // The statement only: bound values may be personal data.
+        if let level = queryLogLevel { logger.log(level: level, "\(serializer.sql)") }
+        let sql = serializer.sql
+        for row in try await pool.withConnection({ try await $0.query(sql, binds) }) { onRow(row) }
     }
+
+    private static let encoder = SQLiteDataEncoder()
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         try await baseSQL.withSession(closure)

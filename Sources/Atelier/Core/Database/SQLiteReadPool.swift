@@ -1,7 +1,4 @@
-import Logging
 import NIOConcurrencyHelpers
-import NIOPosix
-import SQLiteNIO
 
 /// SQLite connections of Atelier's own for the reads of read-only requests (`Request.reading`).
 ///
@@ -9,29 +6,27 @@ import SQLiteNIO
 /// one connection per event loop, and to be handed each row and the end) besides running on a
 /// thread-pool thread: a product page's three statements cost about a dozen thread hand-offs.
 /// Here a statement is one hop to the thread pool and back, its rows gathered there, and
-/// requests are not tied to their event loop's connection. In WAL mode each statement reads the
-/// database as of its start, every commit made before included. Nothing writes through these.
+/// requests are not tied to their event loop's connection. Each connection keeps its prepared
+/// statements (`SQLiteReadConnection`). In WAL mode each statement reads the database as of its
+/// start, every commit made before included. Nothing writes through these.
 final class SQLiteReadPool: Sendable {
     private let path: String
-    private let logger: Logger
     private let permits: AsyncSemaphore
-    private let idle = NIOLockedValueBox<[SQLiteConnection]>([])
+    private let idle = NIOLockedValueBox<[SQLiteReadConnection]>([])
 
-    init(path: String, size: Int, logger: Logger) {
+    init(path: String, size: Int) {
         self.path = path
-        self.logger = logger
         permits = AsyncSemaphore(permits: max(1, size))
     }
 
     /// Runs `body` with a connection no one else uses meanwhile; at most `size` at once.
-    func withConnection<T: Sendable>(_ body: (SQLiteConnection) async throws -> T) async throws -> T {
+    func withConnection<T: Sendable>(_ body: (SQLiteReadConnection) async throws -> T) async throws -> T {
         try await permits.run {
-            let connection: SQLiteConnection
+            let connection: SQLiteReadConnection
             if let kept = idle.withLockedValue({ $0.popLast() }) {
                 connection = kept
             } else {
-                connection = try await SQLiteConnection.open(
-                    storage: .file(path: path), threadPool: .singleton, logger: logger, on: MultiThreadedEventLoopGroup.singleton.next())
+                connection = try await SQLiteReadConnection.open(path: path)
             }
             // Kept after a failed statement too (SQLite resets it), unless it was closed meanwhile.
             defer { if !connection.isClosed { idle.withLockedValue { $0.append(connection) } } }
@@ -42,7 +37,7 @@ final class SQLiteReadPool: Sendable {
     /// Closes the idle connections (at shutdown, once requests have drained).
     func close() async {
         for connection in idle.withLockedValue({ let all = $0; $0 = []; return all }) {
-            try? await connection.close()
+            await connection.close()
         }
     }
 }

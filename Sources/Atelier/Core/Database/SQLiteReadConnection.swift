@@ -1,0 +1,169 @@
+import NIOCore
+import NIOPosix
+import SQLiteNIO
+import VaporCSQLite
+
+/// One SQLite connection of the read pool, over sqlite-nio's own SQLite library (the same copy
+/// Fluent uses: two copies in one process would break file locking), keeping its prepared
+/// statements. sqlite-nio prepares every statement anew and keeps its statements internal;
+/// parsing and planning a product page's statements was 11 % of its time (issue 19). A statement
+/// is kept per distinct SQL text (a few dozen on the hot paths) and reset after each use, which also
+/// ends its read of the database, so a kept statement never holds back the WAL.
+///
+/// Used by one task at a time (`SQLiteReadPool` hands it out); the work runs on the thread pool.
+final class SQLiteReadConnection: @unchecked Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        let code: Int32
+        let message: String
+        var description: String { "SQLite error \(code): \(message)" }
+    }
+
+    /// Statements kept at most; past it the kept ones are finalized and the cache starts over.
+    static let statementLimit = 64
+
+    private var handle: OpaquePointer?
+    private var statements: [String: KeptStatement] = [:]
+    private let threadPool: NIOThreadPool
+
+    private final class KeptStatement {
+        let handle: OpaquePointer
+        /// The result's column names, read once: a statement's columns do not change while it is
+        /// kept (the schema only changes in migrations, before the pool opens).
+        let columns: SQLiteReadRow.Columns
+
+        init(handle: OpaquePointer) {
+            self.handle = handle
+            let count = sqlite_nio_sqlite3_column_count(handle)
+            columns = .init(names: (0..<count).map { String(cString: sqlite_nio_sqlite3_column_name(handle, $0)) })
+        }
+    }
+
+    private init(handle: OpaquePointer, threadPool: NIOThreadPool) {
+        self.handle = handle
+        self.threadPool = threadPool
+    }
+
+    static func open(path: String, threadPool: NIOThreadPool = .singleton) async throws -> SQLiteReadConnection {
+        try await threadPool.runIfActive {
+            var handle: OpaquePointer?
+            let opened = sqlite_nio_sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nil)
+            guard opened == SQLITE_OK, let handle else {
+                let message = handle.map { String(cString: sqlite_nio_sqlite3_errmsg($0)) } ?? "out of memory"
+                sqlite_nio_sqlite3_close(handle)
+                throw Failure(code: opened, message: "opening \(path): \(message)")
+            }
+            // A reader waits only while another connection recovers or restarts the WAL.
+            sqlite_nio_sqlite3_busy_timeout(handle, 10_000)
+            return SQLiteReadConnection(handle: handle, threadPool: threadPool)
+        }
+    }
+
+    var isClosed: Bool { handle == nil }
+
+    /// How many prepared statements the connection keeps now, and how many it has prepared in all.
+    var keptStatements: Int { statements.count }
+    private(set) var preparedStatements = 0
+
+    /// Every row of `sql` with `binds`, read on the thread pool in one hop.
+    func query(_ sql: String, _ binds: [SQLiteData]) async throws -> [SQLiteReadRow] {
+        try await threadPool.runIfActive { try self.run(sql, binds) }
+    }
+
+    func close() async {
+        try? await threadPool.runIfActive {
+            for statement in self.statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
+            self.statements = [:]
+            sqlite_nio_sqlite3_close(self.handle)
+            self.handle = nil
+        }
+    }
+
+    private func run(_ sql: String, _ binds: [SQLiteData]) throws -> [SQLiteReadRow] {
+        guard let handle else { throw Failure(code: SQLITE_MISUSE, message: "the connection is closed") }
+        let statement = try prepared(sql, on: handle)
+        defer {
+            sqlite_nio_sqlite3_reset(statement.handle)
+            sqlite_nio_sqlite3_clear_bindings(statement.handle)
+        }
+        for (index, value) in binds.enumerated() {
+            try check(bind(value, at: Int32(index + 1), in: statement.handle), on: handle)
+        }
+        var rows: [SQLiteReadRow] = []
+        let width = statement.columns.names.count
+        while true {
+            let stepped = sqlite_nio_sqlite3_step(statement.handle)
+            if stepped == SQLITE_DONE { return rows }
+            guard stepped == SQLITE_ROW else { throw failure(stepped, on: handle) }
+            var values: [SQLiteData] = []
+            values.reserveCapacity(width)
+            for column in 0..<Int32(width) { values.append(value(at: column, in: statement.handle)) }
+            rows.append(SQLiteReadRow(columns: statement.columns, values: values))
+        }
+    }
+
+    private func prepared(_ sql: String, on handle: OpaquePointer) throws -> KeptStatement {
+        if let kept = statements[sql] { return kept }
+        if statements.count >= Self.statementLimit {
+            for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
+            statements = [:]
+        }
+        var prepared: OpaquePointer?
+        let result = sqlite_nio_sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        guard result == SQLITE_OK, let prepared else {
+            sqlite_nio_sqlite3_finalize(prepared)
+            throw failure(result, on: handle)
+        }
+        preparedStatements += 1
+        let kept = KeptStatement(handle: prepared)
+        statements[sql] = kept
+        return kept
+    }
+
+    private func bind(_ value: SQLiteData, at index: Int32, in statement: OpaquePointer) -> Int32 {
+        switch value {
+        case .integer(let number): return sqlite_nio_sqlite3_bind_int64(statement, index, Int64(number))
+        case .float(let number): return sqlite_nio_sqlite3_bind_double(statement, index, number)
+        case .null: return sqlite_nio_sqlite3_bind_null(statement, index)
+        case .text(let text):
+            // Its C string, with the length given (an empty string binds as "", not NULL).
+            return sqlite_nio_sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), Self.copied, UInt8(SQLITE_UTF8))
+        case .blob(let buffer):
+            return buffer.withUnsafeReadableBytes { bytes in
+                sqlite_nio_sqlite3_bind_blob64(statement, index, bytes.baseAddress, UInt64(bytes.count), Self.copied)
+            }
+        }
+    }
+
+    private func value(at column: Int32, in statement: OpaquePointer) -> SQLiteData {
+        switch sqlite_nio_sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER:
+            return .integer(SQLiteInt64(sqlite_nio_sqlite3_column_int64(statement, column)))
+        case SQLITE_FLOAT:
+            return .float(sqlite_nio_sqlite3_column_double(statement, column))
+        case SQLITE_TEXT:
+            // The text pointer first, then its length (the order SQLite documents).
+            let text = sqlite_nio_sqlite3_column_text(statement, column)
+            let count = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
+            return .text(text.map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? "")
+        case SQLITE_BLOB:
+            let bytes = sqlite_nio_sqlite3_column_blob(statement, column)
+            let count = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
+            var buffer = ByteBufferAllocator().buffer(capacity: count)
+            if let bytes { buffer.writeBytes(UnsafeRawBufferPointer(start: bytes, count: count)) }
+            return .blob(buffer)
+        default:
+            return .null
+        }
+    }
+
+    private func check(_ result: Int32, on handle: OpaquePointer) throws {
+        guard result == SQLITE_OK else { throw failure(result, on: handle) }
+    }
+
+    private func failure(_ code: Int32, on handle: OpaquePointer) -> Failure {
+        Failure(code: code, message: String(cString: sqlite_nio_sqlite3_errmsg(handle)))
+    }
+
+    /// SQLite copies a bound value before the call returns.
+    private static let copied = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
