@@ -61,6 +61,27 @@ struct SQLiteReadConnectionTests {
         }
     }
 
+    @Test("independent reads go to the read pool in one trip and answer as one by one")
+    func batchedReads() async throws {
+        try await TestApp.with { t in
+            guard let (reads, writes) = databases(t), let pool = t.app.atelier.sqliteReads else { return }
+            let queries: [SQLQueryString] = ["SELECT \(bind: 1) AS n", "SELECT 2 AS n UNION ALL SELECT 3", "SELECT 4 AS n WHERE 0"]
+            let tripsBefore = try await pool.withConnection { $0.trips }
+            let batched = try await reads.readAll(queries)
+            #expect(try await pool.withConnection { $0.trips } == tripsBefore + 1, "one trip (the pool has two connections; the last used is handed out first)")
+            let oneByOne = try await writes.readAll(queries)
+            #expect(try batched.map { try $0.map { try $0.decode(column: "n", as: Int.self) } } == [[1], [2, 3], []])
+            #expect(try oneByOne.map { try $0.map { try $0.decode(column: "n", as: Int.self) } } == [[1], [2, 3], []])
+            // A product page reads its product, variants and photos in one trip.
+            let f = try await t.catalogFixture()
+            let product = try await t.product(.init(title: "Batched shirt", category: f.shirts, sizes: [("S", 1), ("M", 2)]), in: f.storeA, owner: f.ownerA)
+            let before = try await pool.withConnection { $0.trips }
+            let view = try #require(try await ProductViewReader(db: Request(application: t.app, method: .GET, url: "/", on: t.app.eventLoopGroup.next()).readDatabase).views(ids: [product.id!, UUID()]).first)
+            #expect(try await pool.withConnection { $0.trips } == before + 1)
+            #expect(view.product.title == "Batched shirt" && view.variants.map(\.size) == ["S", "M"] && view.photos.count == 1)
+        }
+    }
+
     @Test("kept statements see every commit and hold no read of the database between uses; more statements than are kept still answer")
     func freshAndReleased() async throws {
         try await TestApp.with { t in

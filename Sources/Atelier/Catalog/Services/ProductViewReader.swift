@@ -18,12 +18,23 @@ struct ProductViewReader {
     /// The views of `ids` that exist, in the order of `ids`.
     func views(ids: [UUID]) async throws -> [ProductView] {
         guard !ids.isEmpty else { return [] }
-        let found = try await views(where: "p.id IN (\(binds: Array(Set(ids))))", orderBy: "p.id")
-        return found.inOrder(of: ids) { $0.product.id! }
+        let unique = Array(Set(ids))
+        // The variants and photos need only the ids asked for: the three statements go together
+        // (one trip to the thread that reads, on SQLite's read pool: `BatchedReads`).
+        let rows = try await sql.readAll([productsQuery(where: "p.id IN (\(binds: unique))", orderBy: "p.id"), variantsQuery(unique), photosQuery(unique)])
+        return try assemble(products: rows[0], variants: rows[1], photos: rows[2]).inOrder(of: ids) { $0.product.id! }
     }
 
     /// The views of the products that `condition` (on products `p`) admits, in `order`, at most `limit`.
     func views(where condition: SQLQueryString, orderBy order: String, limit: Int? = nil) async throws -> [ProductView] {
+        let products = try await sql.raw(productsQuery(where: condition, orderBy: order, limit: limit)).all()
+        guard !products.isEmpty else { return [] }
+        let ids = try products.map { try FastColumns($0, textUUIDs: textUUIDs).uuid("id") }
+        let rows = try await sql.readAll([variantsQuery(ids), photosQuery(ids)])
+        return try assemble(products: products, variants: rows[0], photos: rows[1])
+    }
+
+    private func productsQuery(where condition: SQLQueryString, orderBy order: String, limit: Int? = nil) -> SQLQueryString {
         var query: SQLQueryString = """
             SELECT \(unsafeRaw: Self.productColumns), \(unsafeRaw: Self.storeColumns), \(unsafeRaw: Self.brandColumns),
             \(unsafeRaw: Self.categoryColumns), \(unsafeRaw: trailColumn) AS trail
@@ -34,24 +45,34 @@ struct ProductViewReader {
             WHERE \(condition) ORDER BY \(unsafeRaw: order)
             """
         if let limit { query += " LIMIT \(unsafeRaw: String(limit))" }
-        let rows = try await sql.raw(query).all()
-        guard !rows.isEmpty else { return [] }
-        var views = try rows.map { try Self.view($0, textUUIDs: textUUIDs) }
-        let ids = views.map { $0.product.id! }
+        return query
+    }
+
+    private func variantsQuery(_ productIDs: [UUID]) -> SQLQueryString {
+        """
+        SELECT id, product_id, size, color, stock, sku, position, held, allocated, low_stock_threshold, low_stock_alerted, gtin FROM \(ident: ProductVariant.schema)
+        WHERE product_id IN (\(binds: productIDs)) ORDER BY position
+        """
+    }
+
+    private func photosQuery(_ productIDs: [UUID]) -> SQLQueryString {
+        """
+        SELECT pp.product_id AS photo_of, \(unsafeRaw: Self.unprefixedMediaColumns) FROM \(ident: ProductPhoto.schema) pp
+        JOIN \(ident: Media.schema) m ON m.id = pp.media_id
+        WHERE pp.product_id IN (\(binds: productIDs)) ORDER BY pp.position
+        """
+    }
+
+    /// Views from the product rows, each with its variants and photos among those rows.
+    private func assemble(products: [any SQLRow], variants variantRows: [any SQLRow], photos photoRows: [any SQLRow]) throws -> [ProductView] {
+        var views = try products.map { try Self.view($0, textUUIDs: textUUIDs) }
         var variants: [UUID: [ProductVariant]] = [:]
-        for row in try await sql.raw("""
-            SELECT id, product_id, size, color, stock, sku, position, held, allocated, low_stock_threshold, low_stock_alerted, gtin FROM \(ident: ProductVariant.schema)
-            WHERE product_id IN (\(binds: ids)) ORDER BY position
-            """).all() {
+        for row in variantRows {
             let variant = try Self.variant(row, textUUIDs: textUUIDs)
             variants[variant.$product.id, default: []].append(variant)
         }
         var photos: [UUID: [Media]] = [:]
-        for row in try await sql.raw("""
-            SELECT pp.product_id AS photo_of, \(unsafeRaw: Self.unprefixedMediaColumns) FROM \(ident: ProductPhoto.schema) pp
-            JOIN \(ident: Media.schema) m ON m.id = pp.media_id
-            WHERE pp.product_id IN (\(binds: ids)) ORDER BY pp.position
-            """).all() {
+        for row in photoRows {
             photos[try FastColumns(row, textUUIDs: textUUIDs).uuid("photo_of"), default: []].append(try Self.media(row, textUUIDs: textUUIDs))
         }
         for index in views.indices {

@@ -39,19 +39,30 @@ struct PooledReadDatabase: Database, SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
+        let (sql, binds) = try statement(query)
+        for row in try await pool.withConnection({ try await $0.query(sql, binds) }) { onRow(row) }
+    }
+
+    private func statement(_ query: any SQLExpression) throws -> (sql: String, binds: [SQLiteData]) {
         var serializer = SQLSerializer(database: self)
         query.serialize(to: &serializer)
         let binds = try serializer.binds.map { try Self.encoder.encode($0) }
         // The statement only: bound values may be personal data.
         if let level = queryLogLevel { logger.log(level: level, "\(serializer.sql)") }
-        let sql = serializer.sql
-        for row in try await pool.withConnection({ try await $0.query(sql, binds) }) { onRow(row) }
+        return (serializer.sql, binds)
     }
 
     private static let encoder = SQLiteDataEncoder()
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         try await baseSQL.withSession(closure)
+    }
+}
+
+extension PooledReadDatabase: BatchedReads {
+    func rows(of queries: [SQLQueryString]) async throws -> [[any SQLRow]] {
+        let statements = try queries.map { try statement($0) }
+        return try await pool.withConnection { try await $0.query(all: statements) }
     }
 }
 

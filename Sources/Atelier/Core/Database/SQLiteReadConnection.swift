@@ -60,13 +60,26 @@ final class SQLiteReadConnection: @unchecked Sendable {
 
     var isClosed: Bool { handle == nil }
 
-    /// How many prepared statements the connection keeps now, and how many it has prepared in all.
+    /// How many prepared statements the connection keeps now, how many it has prepared in all, and
+    /// how many trips to the thread pool it has made.
     var keptStatements: Int { statements.count }
     private(set) var preparedStatements = 0
+    private(set) var trips = 0
 
     /// Every row of `sql` with `binds`, read on the thread pool in one hop.
     func query(_ sql: String, _ binds: [SQLiteData]) async throws -> [SQLiteReadRow] {
-        try await threadPool.runIfActive { try self.run(sql, binds) }
+        try await threadPool.runIfActive {
+            self.trips += 1
+            return try self.run(sql, binds)
+        }
+    }
+
+    /// The rows of each statement, run one after another in one hop.
+    func query(all statements: [(sql: String, binds: [SQLiteData])]) async throws -> [[SQLiteReadRow]] {
+        try await threadPool.runIfActive {
+            self.trips += 1
+            return try statements.map { try self.run($0.sql, $0.binds) }
+        }
     }
 
     func close() async {
