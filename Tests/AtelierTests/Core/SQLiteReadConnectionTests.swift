@@ -82,7 +82,7 @@ struct SQLiteReadConnectionTests {
         }
     }
 
-    @Test("kept statements see every commit and hold no read of the database between uses; more statements than are kept still answer")
+    @Test("kept statements see every commit and every change of the schema, hold no read of the database between uses; more statements than are kept still answer")
     func freshAndReleased() async throws {
         try await TestApp.with { t in
             guard let (reads, writes) = databases(t), let pool = t.app.atelier.sqliteReads else { return }
@@ -92,6 +92,16 @@ struct SQLiteReadConnectionTests {
                 let count = try await reads.raw("SELECT COUNT(*) AS n FROM kept_probe").first()?.decode(column: "n", as: Int.self)
                 #expect(count == n)
             }
+            // A change of the schema (another instance migrating): a kept `SELECT *` answers with the new columns.
+            let before = try #require(try await reads.raw("SELECT * FROM kept_probe WHERE id = \(bind: 1)").first())
+            #expect(before.allColumns == ["id", "label"])
+            try await writes.raw("ALTER TABLE kept_probe ADD COLUMN note TEXT NOT NULL DEFAULT 'new'").run()
+            try await writes.raw("ALTER TABLE kept_probe DROP COLUMN label").run()
+            let after = try #require(try await reads.raw("SELECT * FROM kept_probe WHERE id = \(bind: 1)").first())
+            #expect(after.allColumns == ["id", "note"])
+            #expect(try after.decode(column: "note", as: String.self) == "new")
+            #expect(!after.contains(column: "label"))
+            try await writes.raw("ALTER TABLE kept_probe ADD COLUMN label TEXT NOT NULL DEFAULT 'row'").run()
             // A statement that holds a read would keep the WAL from being emptied (busy = 1).
             let checkpoint = try #require(try await writes.raw("PRAGMA wal_checkpoint(TRUNCATE)").first())
             #expect(try checkpoint.decode(column: "busy", as: Int.self) == 0)

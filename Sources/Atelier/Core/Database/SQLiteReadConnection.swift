@@ -27,14 +27,28 @@ final class SQLiteReadConnection: @unchecked Sendable {
 
     private final class KeptStatement {
         let handle: OpaquePointer
-        /// The result's column names, read once: a statement's columns do not change while it is
-        /// kept (the schema only changes in migrations, before the pool opens).
-        let columns: SQLiteReadRow.Columns
+        /// The result's column names, read again only when SQLite has prepared the statement anew
+        /// after a change of the schema (another instance migrating, say): `SELECT u.*` then has
+        /// other columns.
+        private(set) var columns: SQLiteReadRow.Columns
+        private var preparedAnew: Int32
 
         init(handle: OpaquePointer) {
             self.handle = handle
-            let count = sqlite_nio_sqlite3_column_count(handle)
-            columns = .init(names: (0..<count).map { String(cString: sqlite_nio_sqlite3_column_name(handle, $0)) })
+            columns = Self.columns(of: handle)
+            preparedAnew = sqlite_nio_sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+        }
+
+        /// After a step: the columns as they are now.
+        func refreshColumns() {
+            let count = sqlite_nio_sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+            guard count != preparedAnew else { return }
+            preparedAnew = count
+            columns = Self.columns(of: handle)
+        }
+
+        private static func columns(of handle: OpaquePointer) -> SQLiteReadRow.Columns {
+            .init(names: (0..<sqlite_nio_sqlite3_column_count(handle)).map { String(cString: sqlite_nio_sqlite3_column_name(handle, $0)) })
         }
     }
 
@@ -102,11 +116,16 @@ final class SQLiteReadConnection: @unchecked Sendable {
             try check(bind(value, at: Int32(index + 1), in: statement.handle), on: handle)
         }
         var rows: [SQLiteReadRow] = []
-        let width = statement.columns.names.count
+        var width = 0
         while true {
             let stepped = sqlite_nio_sqlite3_step(statement.handle)
             if stepped == SQLITE_DONE { return rows }
             guard stepped == SQLITE_ROW else { throw failure(stepped, on: handle) }
+            if rows.isEmpty {
+                // SQLite prepares a statement anew, if the schema changed, within its first step.
+                statement.refreshColumns()
+                width = statement.columns.names.count
+            }
             var values: [SQLiteData] = []
             values.reserveCapacity(width)
             for column in 0..<Int32(width) { values.append(value(at: column, in: statement.handle)) }
