@@ -114,5 +114,6 @@ enum Migrations {
         app.migrations.add(CreateRateLimitEvents())
         app.migrations.add(CreateLiveEvents())
         app.migrations.add(AddUserLastWrite())
+        app.migrations.add(CreateProductSearchFacets())
     }
 }

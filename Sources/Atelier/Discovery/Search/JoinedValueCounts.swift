@@ -36,6 +36,16 @@ enum JoinedValueCounts {
         }
     }
 
+    /// Counts of a list of non-negative numbers; a value that is not one is corrupt data.
+    static func numberCounts(_ joined: String?) throws -> [Int: Int] {
+        try counts(joined) { bytes in
+            guard !bytes.isEmpty, bytes.count <= 18, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "search facets: \(String(decoding: bytes, as: UTF8.self)) is not a number"))
+            }
+            return bytes.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        }
+    }
+
     static func stringCounts(_ joined: String?) -> [String: Int] {
         counts(joined) { String(decoding: $0, as: UTF8.self) }
     }

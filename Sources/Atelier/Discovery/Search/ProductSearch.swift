@@ -67,9 +67,12 @@ struct ProductSearch {
         // The page and the facets are independent reads: on two connections at once (a read-only
         // request's SQLite reads each take one, `PooledReadDatabase`), a first search waits for the
         // longer of them rather than for both.
-        async let counted = facets(filters: filters, tokens: tokens, wanted: wantFacets)
+        // Words alone on SQLite: the facets from the matches' facet numbers, the page from the best
+        // candidates (ProductSearch+TopRanked).
+        let wordsAlone = !query.hasFilters && !tokens.isEmpty && !conditions.isPostgres
+        async let counted = wantFacets ? facets(filters: filters, tokens: tokens, byNumbers: wordsAlone) : (0, Facets())
         let keys: [(id: UUID, value: Double)]
-        if sort == .relevance, !query.hasFilters, !conditions.isPostgres,
+        if sort == .relevance, wordsAlone,
            let top = try await topRanked(tokens, filters: filters, cursor: cursor, rows: page.limit + 1) {
             keys = top
         } else {
@@ -125,71 +128,5 @@ struct ProductSearch {
             if placeStoreIDs?.isEmpty == true { return nil }
         }
         return conditions.filters(query, categoryPaths: paths, placeStoreIDs: placeStoreIDs)
-    }
-
-    /// How many results there are in all, and per category, brand, store and colour (most first).
-    private func facets(filters: SQLQueryString, tokens: [String], wanted: Bool) async throws -> (Int, Facets) {
-        guard wanted else { return (0, Facets()) }
-        // One pass over the matches that hands over each facet's values as one joined string,
-        // counted here. A GROUP BY per facet sorted the whole result four times over (SQLite, the
-        // 28 000 matches of "cotton": 88 ms, and 140 ms where SQLite chose not to materialise it).
-        let source = conditions.matchedSource(tokens)
-        let query: SQLQueryString = """
-            SELECT COUNT(*) AS n, \(conditions.joinedValues("p.brand_id")) AS brands, \(conditions.joinedValues("p.category_id")) AS categories,
-            \(conditions.joinedValues("p.store_id")) AS stores, \(conditions.joinedValues("p.colors")) AS colors
-            FROM \(source.from) WHERE \(source.match) AND \(filters)
-            """
-        guard let row = try await sql.raw(query).first() else { return (0, Facets()) }
-        let total = try row.decode(column: "n", as: Int.self)
-        let (joinedBrands, joinedCategories, joinedStores) = try (
-            row.decode(column: "brands", as: String?.self), row.decode(column: "categories", as: String?.self),
-            row.decode(column: "stores", as: String?.self))
-        // Each list holds an id per match (three times 28 000 for "cotton"): counted side by side,
-        // then the three kinds of label read side by side (each read takes a connection of its own).
-        async let countedBrands = JoinedValueCounts.idCounts(joinedBrands)
-        async let countedCategories = JoinedValueCounts.idCounts(joinedCategories)
-        let stores = try JoinedValueCounts.idCounts(joinedStores)
-        let colors = try JoinedValueCounts.stringCounts(row.decode(column: "colors", as: String?.self))
-        let (brands, categories) = try await (countedBrands, countedCategories)
-        async let brandLabels = names(of: Brand.schema, Array(brands.keys))
-        async let categoryLabelsRead = categoryLabels(Array(categories.keys))
-        let storeNames = try await names(of: Store.schema, Array(stores.keys))
-        let (brandNames, categoryNames) = try await (brandLabels, categoryLabelsRead)
-        func facets(_ counts: [UUID: Int], labels: [UUID: String]) -> [Facet] {
-            Self.top(counts.compactMap { id, n in labels[id].map { Facet(value: id.idString, label: $0, count: n) } })
-        }
-        return (total, Facets(
-            categories: facets(categories, labels: categoryNames),
-            brands: facets(brands, labels: brandNames),
-            stores: facets(stores, labels: storeNames),
-            colors: Self.top(colors.map { Facet(value: $0.key, label: $0.key, count: $0.value) })))
-    }
-
-    /// The names of a few brands or stores by id, read in one plain statement.
-    private func names(of table: String, _ ids: [UUID]) async throws -> [UUID: String] {
-        guard !ids.isEmpty else { return [:] }
-        var names: [UUID: String] = [:]
-        for row in try await sql.raw("SELECT id, name FROM \(ident: table) WHERE id IN (\(binds: ids))").all() {
-            names[try row.decode(column: "id", as: UUID.self)] = try row.decode(column: "name", as: String.self)
-        }
-        return names
-    }
-
-    /// "Women › Shirts": a category's name after its parent's, since names repeat across the tree.
-    private func categoryLabels(_ ids: [UUID]) async throws -> [UUID: String] {
-        guard !ids.isEmpty else { return [:] }
-        var labels: [UUID: String] = [:]
-        for row in try await sql.raw("""
-            SELECT c.id, c.name, parent.name AS parent_name FROM \(ident: Category.schema) c
-            LEFT JOIN \(ident: Category.schema) parent ON parent.id = c.parent_id WHERE c.id IN (\(binds: ids))
-            """).all() {
-            let name = try row.decode(column: "name", as: String.self)
-            labels[try row.decode(column: "id", as: UUID.self)] = try row.decode(column: "parent_name", as: String?.self).map { "\($0) › \(name)" } ?? name
-        }
-        return labels
-    }
-
-    private static func top(_ facets: [Facet]) -> [Facet] {
-        Array(facets.sorted { ($0.count, $1.label) > ($1.count, $0.label) }.prefix(facetLimit))
     }
 }

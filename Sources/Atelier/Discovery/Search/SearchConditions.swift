@@ -78,6 +78,19 @@ struct SearchConditions {
         return (ranked.from, ranked.match)
     }
 
+    /// SQLite, a search by its words alone: the FROM clause and condition of every product the words
+    /// match that such a search lists, as `p`, a row of `product_search_facets` (the store, brand and
+    /// category as facet numbers). The condition is `filters` for a query without filters: an active
+    /// product of an active public store.
+    func listedMatchesByNumber(_ tokens: [String]) -> (from: SQLQueryString, match: SQLQueryString) {
+        ("product_search_fts JOIN product_search_facets p ON p.doc_id = product_search_fts.rowid",
+         """
+         product_search_fts MATCH \(bind: matchExpression(tokens)) AND p.active = 1 AND \(unsafeRaw: plain("p.store_no")) IN
+         (SELECT n.no FROM search_facet_numbers n JOIN \(ident: Store.schema) s ON s.id = n.id
+         WHERE s.status = \(bind: Store.Status.active.rawValue) AND s.members_only = \(bind: false))
+         """)
+    }
+
     /// Every value of `column` over the rows of a query, joined by commas into one string (NULLs
     /// left out); nil without rows.
     func joinedValues(_ column: String) -> SQLQueryString {
