@@ -55,7 +55,7 @@ struct StripePayments: PaymentProvider {
         var signed = Data("\(timestamp).".utf8)
         signed.append(payload)
         let expected = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: Data(secret.utf8)))
-        let expectedHex = expected.map { String(format: "%02x", $0) }.joined()
+        let expectedHex = Hex.lowercase(expected)
         guard candidates.contains(where: { Self.constantTimeEqual($0, expectedHex) }) else {
             throw Self.refused("The webhook signature does not match.")
         }

@@ -17,7 +17,7 @@ struct ConditionalGETMiddleware: AsyncMiddleware {
         guard let body = try await response.body.collect(on: request.eventLoop).get() else { return response }
         response.body = .init(buffer: body)
         let digest = SHA256.hash(data: Data(body.readableBytesView))
-        let tag = "W/\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        let tag = "W/\"" + Hex.lowercase(digest.prefix(16)) + "\""
         response.headers.replaceOrAdd(name: .eTag, value: tag)
         let gzipFrom = request.atelier.config.gzipMinimumBytes
         if gzipFrom > 0, body.readableBytes >= gzipFrom {

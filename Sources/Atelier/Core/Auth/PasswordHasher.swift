@@ -35,7 +35,7 @@ struct PasswordHasher: Sendable {
 enum TokenHash {
     /// Long random tokens (refresh, reset, verification) are stored as SHA-256 hex.
     static func sha256(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(SHA256.hash(data: Data(token.utf8)))
     }
 
     static func randomToken() -> String {

@@ -130,7 +130,7 @@ struct IdempotencyMiddleware: AsyncMiddleware {
         } else {
             hasher.update(data: Data((request.headers.first(name: .contentLength) ?? "").utf8))
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.lowercase(hasher.finalize())
     }
 }
 

@@ -22,7 +22,7 @@ struct MagazinePDFs {
         }
         guard Self.looksLikePDF(data) else { throw Problem.invalid("pdf", "is not a PDF file") }
 
-        let hash = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        let hash = Hex.lowercase(SHA256.hash(data: data))
         let key = MediaKeys.original(hash: hash, format: "pdf")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("atelier-pdf-\(UUID().uuidString)")
         try data.write(to: scratch)

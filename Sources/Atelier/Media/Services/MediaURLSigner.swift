@@ -16,7 +16,7 @@ struct MediaURLSigner: Sendable {
 
     func signature(key: String, expires: Int) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data("\(key)\n\(expires)".utf8), using: secret)
-        return Data(mac).map { String(format: "%02x", $0) }.joined()
+        return Hex.lowercase(Data(mac))
     }
 
     func privateURL(key: String, now: Date) -> String {

@@ -23,21 +23,17 @@ struct SigV4 {
             method, Self.encodePath(url.path), Self.canonicalQuery(url), canonicalHeaders, signedHeaders, "UNSIGNED-PAYLOAD",
         ].joined(separator: "\n")
         let scope = "\(day)/\(region)/\(service)/aws4_request"
-        let stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, Self.hex(SHA256.hash(data: Data(canonicalRequest.utf8)))]
+        let stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, Hex.lowercase(SHA256.hash(data: Data(canonicalRequest.utf8)))]
             .joined(separator: "\n")
         var key = SymmetricKey(data: Data("AWS4\(secretAccessKey)".utf8))
         for part in [day, region, service, "aws4_request"] {
             key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
         }
-        let signature = Self.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
+        let signature = Hex.lowercase(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
         var result = ["x-amz-date": amzDate, "x-amz-content-sha256": "UNSIGNED-PAYLOAD"]
         result["authorization"] =
             "AWS4-HMAC-SHA256 Credential=\(accessKeyID)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)"
         return result
-    }
-
-    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        digest.map { String(format: "%02x", $0) }.joined()
     }
 
     /// RFC 3986 unreserved characters stay; everything else is percent-encoded; "/" separates.

@@ -93,7 +93,7 @@ final class ClusterBus: LiveBus, Sendable {
         guard let schema, !schema.isEmpty else { return "atelier_live" }
         let plain = schema.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 95 }
         if plain && schema.utf8.count <= 50 { return "atelier_live_" + schema }
-        let digest = SHA256.hash(data: Data(schema.utf8)).prefix(20).map { String(format: "%02x", $0) }.joined()
+        let digest = Hex.lowercase(SHA256.hash(data: Data(schema.utf8)).prefix(20))
         return "atelier_live_" + digest
     }
 

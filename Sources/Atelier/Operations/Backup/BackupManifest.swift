@@ -36,7 +36,7 @@ struct BackupManifest: Codable, Sendable {
             hasher.update(data: chunk)
             bytes += Int64(chunk.count)
         }
-        return (hasher.finalize().map { String(format: "%02x", $0) }.joined(), bytes)
+        return (Hex.lowercase(hasher.finalize()), bytes)
     }
 }
 

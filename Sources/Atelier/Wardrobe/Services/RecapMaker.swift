@@ -45,7 +45,7 @@ struct RecapMaker {
         let files = frames
         try await services.media.imageWorkers.run { try Self.animate(files, to: output) }
         let data = try Data(contentsOf: output)
-        let hash = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        let hash = Hex.lowercase(SHA256.hash(data: data))
         let key = MediaKeys.original(hash: hash, format: "webp")
         try await services.media.store.put(key: key, file: output, contentType: "image/webp")
 
