@@ -82,10 +82,7 @@ final class SQLiteReadConnection: @unchecked Sendable {
 
     /// Every row of `sql` with `binds`, read on the thread pool in one hop.
     func query(_ sql: String, _ binds: [SQLiteData]) async throws -> [SQLiteReadRow] {
-        try await threadPool.runIfActive {
-            self.trips += 1
-            return try self.run(sql, binds)
-        }
+        try await query(all: [(sql, binds)])[0]
     }
 
     /// The rows of each statement, run one after another in one hop.

@@ -26,13 +26,13 @@ extension ProductSearch {
             (SELECT p.id AS id, CAST(f.rank AS REAL) AS sv FROM f JOIN product_search_keys p ON p.doc_id = f.doc_id WHERE \(filters)) r
             """
         if let cursor { query += " WHERE \(conditions.after(cursor))" }
-        query += " ORDER BY r.sv ASC, r.id DESC LIMIT \(unsafeRaw: String(rows))"
+        query += conditions.pageOrder(rows: rows)
         let found = try await sql.raw(query).all()
         // No row says nothing of how many candidates there were: rank fully (cheap when nothing matches).
         guard let last = found.last else { return nil }
         let taken = try last.decode(column: "candidates", as: Int.self)
         let worst = try last.decode(column: "worst", as: Double.self)
-        let page = try found.map { (id: try $0.decode(column: "id", as: UUID.self), value: try $0.decode(column: "sv", as: Double.self)) }
+        let page = try found.map(Self.sortKey)
         let exact = taken < candidates || (page.count == rows && page[rows - 1].value < worst)
         return exact ? page : nil
     }

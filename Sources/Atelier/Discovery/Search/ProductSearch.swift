@@ -66,9 +66,8 @@ struct ProductSearch {
         let tokens = query.tokens
         // The page and the facets are independent reads: on two connections at once (a read-only
         // request's SQLite reads each take one, `PooledReadDatabase`), a first search waits for the
-        // longer of them rather than for both.
-        // Words alone on SQLite: the facets from the matches' facet numbers, the page from the best
-        // candidates (ProductSearch+TopRanked).
+        // longer of them rather than for both. Words alone on SQLite: the facets from the matches'
+        // facet numbers, the page from the best candidates (ProductSearch+TopRanked).
         let wordsAlone = !query.hasFilters && !tokens.isEmpty && !conditions.isPostgres
         async let counted = wantFacets ? facets(filters: filters, tokens: tokens, byNumbers: wordsAlone) : (0, Facets())
         let keys: [(id: UUID, value: Double)]
@@ -99,8 +98,13 @@ struct ProductSearch {
         }
         var outer: SQLQueryString = "SELECT r.id, r.sv FROM (\(inner)) r"
         if let cursor { outer += " WHERE \(conditions.after(cursor))" }
-        outer += " ORDER BY r.sv ASC, r.id DESC LIMIT \(unsafeRaw: String(rows))"
-        return try await sql.raw(outer).all().map { (id: try $0.decode(column: "id", as: UUID.self), value: try $0.decode(column: "sv", as: Double.self)) }
+        outer += conditions.pageOrder(rows: rows)
+        return try await sql.raw(outer).all().map(Self.sortKey)
+    }
+
+    /// A ranked row's id and sort value (columns `id`, `sv`).
+    static func sortKey(_ row: any SQLRow) throws -> (id: UUID, value: Double) {
+        (id: try row.decode(column: "id", as: UUID.self), value: try row.decode(column: "sv", as: Double.self))
     }
 
     /// The whole query (words and filters) as one condition on products `p`, or nil when it

@@ -69,6 +69,12 @@ struct SearchConditions {
         "(r.sv > \(bind: cursor.value) OR (r.sv = \(bind: cursor.value) AND r.id < \(bind: cursor.id)))"
     }
 
+    /// The search order and page size over rows `r` (columns `id`, `sv`), as a clause to append:
+    /// by sort value, then id descending (the order `after` continues).
+    func pageOrder(rows: Int) -> SQLQueryString {
+        " ORDER BY r.sv ASC, r.id DESC LIMIT \(unsafeRaw: String(rows))"
+    }
+
     /// The FROM clause and condition of every product the words match, as `p` with the columns the
     /// filters and facets read. SQLite goes from each full-text row to its search keys by integer
     /// row id (CreateProductSearchKeys); PostgreSQL reads products.
