@@ -50,15 +50,15 @@ extension ProductSearch {
         return try await (countedBrands, countedCategories, countedStores)
     }
 
-    /// The same from lists of facet numbers: counted, then the few hundred distinct numbers turned
-    /// into their ids in one statement.
+    /// The same from lists of facet numbers (SQLite): counted, then the few hundred distinct numbers
+    /// turned into their ids in one statement.
     private func idCounts(numbered brands: String?, _ categories: String?, _ stores: String?) async throws -> ([UUID: Int], [UUID: Int], [UUID: Int]) {
         let counted = try [brands, categories, stores].map(JoinedValueCounts.numberCounts)
         let numbers = Set(counted.flatMap(\.keys))
         guard !numbers.isEmpty else { return ([:], [:], [:]) }
         var ids: [Int: UUID] = [:]
         for row in try await sql.raw("SELECT no, id FROM search_facet_numbers WHERE no IN (\(binds: Array(numbers)))").all() {
-            ids[try row.decode(column: "no", as: Int.self)] = try row.decode(column: "id", as: UUID.self)
+            ids[try row.decode(column: "no", as: Int.self)] = try FastColumns(row, textUUIDs: true).uuid("id")
         }
         func byID(_ counts: [Int: Int]) throws -> [UUID: Int] {
             var out: [UUID: Int] = [:]
@@ -78,7 +78,7 @@ extension ProductSearch {
         guard !ids.isEmpty else { return [:] }
         var names: [UUID: String] = [:]
         for row in try await sql.raw("SELECT id, name FROM \(ident: table) WHERE id IN (\(binds: ids))").all() {
-            names[try row.decode(column: "id", as: UUID.self)] = try row.decode(column: "name", as: String.self)
+            names[try FastColumns(row, textUUIDs: !conditions.isPostgres).uuid("id")] = try row.decode(column: "name", as: String.self)
         }
         return names
     }
@@ -92,7 +92,7 @@ extension ProductSearch {
             LEFT JOIN \(ident: Category.schema) parent ON parent.id = c.parent_id WHERE c.id IN (\(binds: ids))
             """).all() {
             let name = try row.decode(column: "name", as: String.self)
-            labels[try row.decode(column: "id", as: UUID.self)] = try row.decode(column: "parent_name", as: String?.self).map { "\($0) › \(name)" } ?? name
+            labels[try FastColumns(row, textUUIDs: !conditions.isPostgres).uuid("id")] = try row.decode(column: "parent_name", as: String?.self).map { "\($0) › \(name)" } ?? name
         }
         return labels
     }

@@ -17,6 +17,11 @@ struct SearchConditions {
     /// `column` as a plain filter on SQLite (see `plainFilter`).
     func plain(_ column: String) -> String { plainFilter(column, dialect: dialect) }
 
+    /// Store `s` lists its products for everyone (`Store.isPublic`): active, not members-only.
+    private var publicStore: SQLQueryString {
+        "s.status = \(bind: Store.Status.active.rawValue) AND s.members_only = \(bind: false)"
+    }
+
     /// The words as a full-text query: every word must be there, each as a prefix.
     func matchExpression(_ tokens: [String]) -> String {
         isPostgres ? tokens.map { "\($0):*" }.joined(separator: " & ") : tokens.map { "\"\($0)\"*" }.joined(separator: " ")
@@ -93,7 +98,7 @@ struct SearchConditions {
          """
          product_search_fts MATCH \(bind: matchExpression(tokens)) AND p.active = 1 AND \(unsafeRaw: plain("p.store_no")) IN
          (SELECT n.no FROM search_facet_numbers n JOIN \(ident: Store.schema) s ON s.id = n.id
-         WHERE s.status = \(bind: Store.Status.active.rawValue) AND s.members_only = \(bind: false))
+         WHERE \(publicStore))
          """)
     }
 
@@ -110,7 +115,7 @@ struct SearchConditions {
         if let placeStoreIDs {
             sql += " AND \(unsafeRaw: storeColumn) IN (\(binds: placeStoreIDs))"
         } else {
-            sql += " AND \(unsafeRaw: storeColumn) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE s.status = \(bind: Store.Status.active.rawValue) AND s.members_only = \(bind: false))"
+            sql += " AND \(unsafeRaw: storeColumn) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE \(publicStore))"
         }
         if !categoryPaths.isEmpty {
             let ranges = categoryPaths.map { path -> SQLQueryString in
