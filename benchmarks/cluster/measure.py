@@ -81,18 +81,18 @@ def sample(seconds, out):
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             row = {"pooler_clients": {}, "replica": {}, "primary_direct": {}, "primary_backends": 0, "pooler_servers": 0}
-            for fields in rows(56432, "SHOW CLIENTS", database="pgbouncer"):
+            for fields in rows(26432, "SHOW CLIENTS", database="pgbouncer"):
                 # SHOW CLIENTS: type user database state addr port local_addr local_port connect_time request_time wait wait_us close_needed ptr link remote_pid tls application_name
                 use, who = instance_of(fields[-1]) if fields else (None, None)
                 if use == "pool":
                     row["pooler_clients"][who] = row["pooler_clients"].get(who, 0) + 1
-            for fields in rows(56432, "SHOW SERVERS", database="pgbouncer"):
+            for fields in rows(26432, "SHOW SERVERS", database="pgbouncer"):
                 row["pooler_servers"] += 1
-            for name, count in rows(55433, activity):
+            for name, count in rows(25433, activity):
                 use, who = instance_of(name)
                 if use:
                     row["replica"][who] = row["replica"].get(who, 0) + int(count)
-            for name, count in rows(55432, activity):
+            for name, count in rows(25432, activity):
                 row["primary_backends"] += int(count)
                 use, who = instance_of(name)
                 if use in ("listen", "migrate"):

@@ -13,8 +13,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
 from atelier_testing import REPO_ROOT  # noqa: E402
 
-LB = "http://127.0.0.1:58080"
-INSTANCES = [58081, 58082, 58083]
+LB = "http://127.0.0.1:28080"
+INSTANCES = [28081, 28082, 28083]
 
 
 @pytest.fixture(scope="session")

@@ -64,7 +64,7 @@ def png(seed: int, width: int = 96, height: int = 120) -> bytes:
 
 def psql(statement: str) -> str:
     pg = sorted(Path("/usr/lib/postgresql").glob("*/bin/psql"))[-1]
-    return subprocess.run(["runuser", "-u", "postgres", "--", str(pg), "-h", "127.0.0.1", "-p", "55432", "-U", "postgres", "-d", "atelier",
+    return subprocess.run(["runuser", "-u", "postgres", "--", str(pg), "-h", "127.0.0.1", "-p", "25432", "-U", "postgres", "-d", "atelier",
                            "-At", "-c", statement], check=True, capture_output=True, text=True).stdout.strip()
 
 
@@ -126,7 +126,7 @@ def test_live_event_reaches_another_instance(cluster):
 def create_admin(tag: str) -> str:
     """An admin made with the CLI on the primary; returns the e-mail address."""
     admin_email = f"admin-{tag}-{uuid.uuid4().hex[:8]}@example.com"
-    env = {**os.environ, "DATABASE_URL": "postgres://atelier:atelier@127.0.0.1:55432/atelier", "DATA_DIR": str(STATE / "cli")}
+    env = {**os.environ, "DATABASE_URL": "postgres://atelier:atelier@127.0.0.1:25432/atelier", "DATA_DIR": str(STATE / "cli")}
     binary = os.environ.get("ATELIER_BIN", str(REPO_ROOT / ".build" / "debug" / "atelier"))
     subprocess.run([binary, "create-admin", "--email", admin_email, "--password", PASSWORD], cwd=REPO_ROOT, env=env, check=True,
                    capture_output=True, timeout=120)
@@ -349,7 +349,7 @@ def test_killed_instance_is_routed_around(cluster):
 
 def replica_sql(statement: str) -> str:
     pg = sorted(Path("/usr/lib/postgresql").glob("*/bin/psql"))[-1]
-    return subprocess.run(["runuser", "-u", "postgres", "--", str(pg), "-h", "127.0.0.1", "-p", "55433", "-U", "postgres", "-d", "atelier",
+    return subprocess.run(["runuser", "-u", "postgres", "--", str(pg), "-h", "127.0.0.1", "-p", "25433", "-U", "postgres", "-d", "atelier",
                            "-At", "-c", statement], check=True, capture_output=True, text=True).stdout.strip()
 
 
