@@ -11,10 +11,7 @@ struct LikeGroupCommitTests {
     @Test("likes arriving together are written together, each answered with the count after its batch; one that fails fails alone")
     func batchWithAFailure() async throws {
         try await TestApp.with { t in
-            let f = try await t.catalogFixture()
-            let body = try await t.activeProduct(in: f.storeAID, owner: f.ownerA, category: f.shirts)
-            let product = try #require(try await Product.find(UUID(uuidString: body.id), on: t.app.db))
-            let ref = ProductCatalog.ProductRef(id: product.id!, storeID: product.$store.id)
+            let (product, ref) = try await Self.activeProduct(t)
             let gone = ProductCatalog.ProductRef(id: UUID(), storeID: product.$store.id)  // no such product: the like row cannot exist
             let shoppers = try await t.signUpMany(40)
             let commit = t.app.atelier.likeWrites
@@ -55,10 +52,7 @@ struct LikeGroupCommitTests {
     @Test("a like and an unlike of one pair in one burst leave the row and the counter in step")
     func likeThenUnlike() async throws {
         try await TestApp.with { t in
-            let f = try await t.catalogFixture()
-            let body = try await t.activeProduct(in: f.storeAID, owner: f.ownerA, category: f.shirts)
-            let product = try #require(try await Product.find(UUID(uuidString: body.id), on: t.app.db))
-            let ref = ProductCatalog.ProductRef(id: product.id!, storeID: product.$store.id)
+            let (product, ref) = try await Self.activeProduct(t)
             let shopper = try await t.signUpMany(1)[0]
             let userID = UUID(uuidString: shopper.user.id)!
             let commit = t.app.atelier.likeWrites
@@ -70,5 +64,105 @@ struct LikeGroupCommitTests {
             let stored = try #require(try await Product.find(product.id, on: t.app.db))
             #expect(stored.likeCount == 0)
         }
+    }
+
+    @Test("a burst of likes and unlikes, one pair several times among them, across two stores: rows, counters and store days agree, and each pair ends in its last change")
+    func burstOfRepeatedPairs() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            var refs: [ProductCatalog.ProductRef] = []
+            for (store, owner) in [(f.storeAID, f.ownerA), (f.storeAID, f.ownerA), (f.storeBID, f.ownerB)] {
+                let body = try await t.activeProduct(in: store, owner: owner, category: f.shirts)
+                let product = try #require(try await Product.find(UUID(uuidString: body.id), on: t.app.db))
+                refs.append(.init(id: product.id!, storeID: product.$store.id))
+            }
+            let shoppers = try await t.signUpMany(12).map { UUID(uuidString: $0.user.id)! }
+            let commit = t.app.atelier.likeWrites
+            let services = t.app.atelier
+            let db = t.app.db
+            // Shopper i ends liking product p when (i + p) is even. Per pair, one task runs its changes
+            // in order (like, like again, unlike, like for those; like, unlike for the others) while two
+            // more send the pair's last change at once, so one pair waits several times together.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (i, shopper) in shoppers.enumerated() {
+                    for (p, ref) in refs.enumerated() {
+                        let ends = (i + p) % 2 == 0
+                        for steps in [ends ? [true, true, false, true] : [true, false], [ends], [ends]] {
+                            group.addTask {
+                                for like in steps {
+                                    let count = try await commit.apply(.init(product: ref, userID: shopper, like: like), on: db, services: services)
+                                    #expect((0...12).contains(count))
+                                }
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            var expectedByStore: [UUID: Int] = [:]
+            for (p, ref) in refs.enumerated() {
+                let likers = Set(shoppers.enumerated().filter { ($0.offset + p) % 2 == 0 }.map(\.element))
+                let rows = try await ProductLike.query(on: db).filter(\.$product.$id == ref.id).all()
+                #expect(Set(rows.map(\.userID)) == likers && rows.count == likers.count)
+                let stored = try #require(try await Product.find(ref.id, on: db))
+                #expect(stored.likeCount == likers.count)
+                expectedByStore[ref.storeID, default: 0] += likers.count
+            }
+            // The stores' days count the net likes: every like that stayed, once.
+            let day = StatsDay.string(t.clock.now())
+            for (storeID, expected) in expectedByStore {
+                let likes = try await (db as! any SQLDatabase).raw("""
+                    SELECT likes FROM store_daily_stats WHERE store_id = \(bind: storeID) AND day = \(bind: day)
+                    """).first()?.decode(column: "likes", as: Int.self)
+                #expect(likes == expected)
+            }
+        }
+    }
+
+    @Test("an unlike and a like of one pair waiting together apply in that order: the like stays")
+    func unlikeThenLikeWaitingTogether() async throws {
+        try await TestApp.with { t in
+            let (_, ref) = try await Self.activeProduct(t)
+            let shopper = UUID(uuidString: try await t.signUpMany(1)[0].user.id)!
+            let commit = t.app.atelier.likeWrites
+            let services = t.app.atelier
+            let db = t.app.db
+            // A write holds the product's row (PostgreSQL) and the write turn (SQLite) until released,
+            // so the first like's batch waits and the next two changes queue up behind it.
+            let (gate, open) = AsyncStream<Void>.makeStream()
+            let holder = Task {
+                try await services.writeTransaction(on: db) { tx in
+                    try await (tx as! any SQLDatabase).raw("UPDATE \(ident: Product.schema) SET like_count = like_count WHERE id = \(bind: ref.id)").run()
+                    for await _ in gate { break }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            func change(_ like: Bool) -> Task<Int, any Error> {
+                Task { try await commit.apply(.init(product: ref, userID: shopper, like: like), on: db, services: services) }
+            }
+            let first = change(true)
+            try await Task.sleep(for: .milliseconds(200))  // the first like leads its batch and waits
+            let unlike = change(false)
+            while commit.waitingCount < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            let like = change(true)
+            while commit.waitingCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
+            open.yield()
+            open.finish()
+            try await holder.value
+            #expect(try await first.value == 1)
+            #expect(try await unlike.value == 0)
+            #expect(try await like.value == 1)
+            let rows = try await ProductLike.query(on: db).filter(\.$product.$id == ref.id).count()
+            let stored = try #require(try await Product.find(ref.id, on: db))
+            #expect(rows == 1 && stored.likeCount == 1)
+        }
+    }
+
+    /// An active product of a new store, and its reference for `LikeGroupCommit`.
+    private static func activeProduct(_ t: TestApp) async throws -> (Product, ProductCatalog.ProductRef) {
+        let f = try await t.catalogFixture()
+        let body = try await t.activeProduct(in: f.storeAID, owner: f.ownerA, category: f.shirts)
+        let product = try #require(try await Product.find(UUID(uuidString: body.id), on: t.app.db))
+        return (product, ProductCatalog.ProductRef(id: product.id!, storeID: product.$store.id))
     }
 }

@@ -135,4 +135,19 @@ struct StoreStatsService {
             shop_clicks = store_daily_stats.shop_clicks + excluded.shop_clicks
             """).run()
     }
+
+    /// Adds likes to several stores' day in one statement (a batch of likes, `LikeGroupCommit`),
+    /// in store id order so that concurrent batches on PostgreSQL lock the rows in one order. A
+    /// store deleted meanwhile is skipped, as `bump` skips it.
+    static func addLikes(_ byStore: [UUID: Int], day: String, on sql: any SQLDatabase) async throws {
+        let stores = byStore.filter { $0.value != 0 }.sorted { $0.key.uuidString < $1.key.uuidString }
+        guard !stores.isEmpty else { return }
+        let rows: [SQLQueryString] = stores.map { "(\(bind: $0.key), \(bind: $0.value))" }
+        try await sql.raw("""
+            INSERT INTO store_daily_stats (store_id, day, views, share_visits, likes, follows, orders, sales_minor, shop_clicks)
+            SELECT v.column1, \(bind: day), 0, 0, v.column2, 0, 0, 0, 0 FROM (VALUES \(rows.joined(separator: ", "))) v
+            WHERE EXISTS (SELECT 1 FROM \(ident: Store.schema) s WHERE s.id = v.column1)
+            ON CONFLICT (store_id, day) DO UPDATE SET likes = store_daily_stats.likes + excluded.likes
+            """).run()
+    }
 }

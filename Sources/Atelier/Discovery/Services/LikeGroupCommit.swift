@@ -30,6 +30,9 @@ final class LikeGroupCommit: Sendable {
 
     private let state = NIOLockedValueBox<(waiting: [Waiting], writing: Bool)>(([], false))
 
+    /// How many changes wait for a batch now (tests).
+    var waitingCount: Int { state.withLockedValue { $0.waiting.count } }
+
     /// Applies `change` in the next batch; returns the product's like count after that batch.
     func apply(_ change: Change, on db: any Database, services: AtelierServices) async throws -> Int {
         // Inside the caller's own transaction the like must commit or roll back with it.
@@ -49,7 +52,7 @@ final class LikeGroupCommit: Sendable {
     /// meanwhile is written by a task of its own, so that no caller waits for batches after its own.
     private func writeNextBatch(on db: any Database, services: AtelierServices) async {
         let batch = state.withLockedValue { state -> [Waiting] in
-            let batch = Array(state.waiting.prefix(Self.maxBatch))
+            let batch = Self.batch(from: state.waiting)
             state.waiting.removeFirst(batch.count)
             return batch
         }
@@ -72,52 +75,83 @@ final class LikeGroupCommit: Sendable {
         if more { Task { await self.writeNextBatch(on: db, services: services) } }
     }
 
-    /// One transaction: each like row appears or goes away in order, then each product's counter
-    /// moves by what really changed (so `like_count` stays the number of like rows), then the
-    /// stores' daily counts. Returns each change's product like count after the batch.
+    /// The longest run of waiting changes from the front, up to `maxBatch`, in which no shopper
+    /// likes or unlikes one product twice: the batch's statements then need no order among its
+    /// changes. A second change of a pair waits for the next batch, so changes apply in arrival order.
+    private static func batch(from waiting: [Waiting]) -> [Waiting] {
+        var pairs = Set<Pair>()
+        var count = 0
+        for entry in waiting {
+            guard count < maxBatch, pairs.insert(Pair(user: entry.change.userID, product: entry.change.product.id)).inserted else { break }
+            count += 1
+        }
+        return Array(waiting.prefix(count))
+    }
+
+    private struct Pair: Hashable {
+        var user: UUID
+        var product: UUID
+    }
+
+    /// One transaction of at most five statements whatever the batch's size (a statement is a trip
+    /// to the database, and a batch's trips are what every waiting like waits for): the like rows that
+    /// appear, those that go away, each product's counter moved by what really changed (so
+    /// `like_count` stays the number of like rows), and the stores' daily counts. Returns each
+    /// change's product like count after the batch. The changes' pairs are distinct (`batch`).
     private func write(_ changes: [Change], on db: any Database, services: AtelierServices) async throws -> [Int] {
         let now = services.clock.now()
         return try await services.writeTransaction(on: db) { tx in
             let sql = tx as! any SQLDatabase
-            var productDelta: [UUID: Int] = [:]
+            var productDelta = Dictionary(changes.map { ($0.product.id, 0) }, uniquingKeysWith: { first, _ in first })
+            let storeOf = Dictionary(changes.map { ($0.product.id, $0.product.storeID) }, uniquingKeysWith: { first, _ in first })
+            for productID in try await Self.insertLikes(changes.filter(\.like), at: now, on: sql) { productDelta[productID, default: 0] += 1 }
+            for productID in try await Self.deleteLikes(changes.filter { !$0.like }, on: sql) { productDelta[productID, default: 0] -= 1 }
+            let counts = try await Self.likeCounts(moving: productDelta, on: sql)
             var storeDelta: [UUID: Int] = [:]
-            for change in changes {
-                let product = change.product
-                let changed: Bool
-                if change.like {
-                    changed = try await !sql.raw("""
-                        INSERT INTO \(ident: ProductLike.schema) (id, user_id, product_id, created_at)
-                        VALUES (\(bind: UUID.v7(at: now)), \(bind: change.userID), \(bind: product.id), \(bind: now))
-                        ON CONFLICT (user_id, product_id) DO NOTHING RETURNING id
-                        """).all().isEmpty
-                } else {
-                    changed = try await !sql.raw("""
-                        DELETE FROM \(ident: ProductLike.schema) WHERE user_id = \(bind: change.userID) AND product_id = \(bind: product.id)
-                        RETURNING id
-                        """).all().isEmpty
-                }
-                productDelta[product.id, default: 0] += 0  // every product gets its count read, changed or not
-                if changed {
-                    productDelta[product.id, default: 0] += change.like ? 1 : -1
-                    storeDelta[product.storeID, default: 0] += change.like ? 1 : -1
-                }
-            }
-            var counts: [UUID: Int] = [:]
-            // Products in id order: PostgreSQL row locks are then taken in one order by every batch.
-            for (productID, delta) in productDelta.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
-                let row = delta == 0
-                    ? try await sql.raw("SELECT like_count FROM \(ident: Product.schema) WHERE id = \(bind: productID)").first()
-                    : try await sql.raw("""
-                        UPDATE \(ident: Product.schema) SET like_count = like_count + \(bind: delta) WHERE id = \(bind: productID)
-                        RETURNING like_count
-                        """).first()
-                counts[productID] = try row?.decode(column: "like_count", as: Int.self) ?? 0
-            }
-            let day = StatsDay.string(now)
-            for (storeID, delta) in storeDelta.sorted(by: { $0.key.uuidString < $1.key.uuidString }) where delta != 0 {
-                try await StoreStatsService.bump(storeID: storeID, day: day, likes: delta, on: sql)
-            }
+            for (productID, delta) in productDelta where delta != 0 { storeDelta[storeOf[productID]!, default: 0] += delta }
+            try await StoreStatsService.addLikes(storeDelta, day: StatsDay.string(now), on: sql)
             return changes.map { counts[$0.product.id] ?? 0 }
         }
+    }
+
+    /// The product of each like row that appeared (one already there is left as it is).
+    private static func insertLikes(_ likes: [Change], at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
+        guard !likes.isEmpty else { return [] }
+        let rows: [SQLQueryString] = likes.map { "(\(bind: UUID.v7(at: now)), \(bind: $0.userID), \(bind: $0.product.id), \(bind: now))" }
+        return try await sql.raw("""
+            INSERT INTO \(ident: ProductLike.schema) (id, user_id, product_id, created_at) VALUES \(rows.joined(separator: ", "))
+            ON CONFLICT (user_id, product_id) DO NOTHING RETURNING product_id
+            """).all().map { try $0.decode(column: "product_id", as: UUID.self) }
+    }
+
+    /// The product of each like row that went away (an unlike of no like changes nothing).
+    private static func deleteLikes(_ unlikes: [Change], on sql: any SQLDatabase) async throws -> [UUID] {
+        guard !unlikes.isEmpty else { return [] }
+        let pairs: [SQLQueryString] = unlikes.map { "(user_id = \(bind: $0.userID) AND product_id = \(bind: $0.product.id))" }
+        return try await sql.raw("""
+            DELETE FROM \(ident: ProductLike.schema) WHERE \(pairs.joined(separator: " OR ")) RETURNING product_id
+            """).all().map { try $0.decode(column: "product_id", as: UUID.self) }
+    }
+
+    /// Moves each product's counter by its delta and returns every product's count afterwards; a
+    /// product whose rows did not change is only read. One statement takes the rows in the order of
+    /// its scan, so concurrent batches on PostgreSQL lock products in one order.
+    private static func likeCounts(moving deltas: [UUID: Int], on sql: any SQLDatabase) async throws -> [UUID: Int] {
+        let moved = deltas.filter { $0.value != 0 }
+        let unmoved = deltas.keys.filter { deltas[$0] == 0 }
+        var rows: [any SQLRow] = []
+        if !moved.isEmpty {
+            let cases: [SQLQueryString] = moved.map { "WHEN \(bind: $0.key) THEN \(bind: $0.value)" }
+            rows += try await sql.raw("""
+                UPDATE \(ident: Product.schema) SET like_count = like_count + CASE id \(cases.joined(separator: " ")) END
+                WHERE id IN (\(binds: Array(moved.keys))) RETURNING id, like_count
+                """).all()
+        }
+        if !unmoved.isEmpty {
+            rows += try await sql.raw("SELECT id, like_count FROM \(ident: Product.schema) WHERE id IN (\(binds: unmoved))").all()
+        }
+        var counts: [UUID: Int] = [:]
+        for row in rows { counts[try row.decode(column: "id", as: UUID.self)] = try row.decode(column: "like_count", as: Int.self) }
+        return counts
     }
 }
