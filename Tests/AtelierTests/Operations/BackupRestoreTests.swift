@@ -56,7 +56,7 @@ struct BackupRestoreTests {
             try #require(acknowledged.withLockedValue { $0 } > 0, "no write was acknowledged within 60 s")
             let folder = URL(fileURLWithPath: t.dataDirectory).appendingPathComponent("backups")
             let archiveURL = try await BackupWriter(
-                db: t.app.db, config: t.app.atelier.config, store: t.app.atelier.media.store, now: t.clock.now()
+                db: t.app.db, config: t.app.atelier.config, media: t.app.atelier.media, now: t.clock.now()
             ).write(into: folder)
             load.cancel()
             _ = await load.value

@@ -55,13 +55,16 @@ struct AccountExport {
         ] + social.files + wardrobe.files
 
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("atelier-export-\(UUID().uuidString).zip")
-        let archive = try Archive(url: url, accessMode: .create)
-        for (name, data) in files {
-            try archive.addEntry(
-                with: "atelier-export/\(name)", type: .file, uncompressedSize: Int64(data.count),
-                compressionMethod: .deflate
-            ) { position, size in
-                data.subdata(in: Int(position)..<Int(position) + size)
+        // Zipped on the media library's file workers: an export of many photos takes a while.
+        let archive = try ArchiveOnWorkers(creating: url, on: services.media.fileWorkers)
+        try await archive.run { archive in
+            for (name, data) in files {
+                try archive.addEntry(
+                    with: "atelier-export/\(name)", type: .file, uncompressedSize: Int64(data.count),
+                    compressionMethod: .deflate
+                ) { position, size in
+                    data.subdata(in: Int(position)..<Int(position) + size)
+                }
             }
         }
         for photo in social.photos + wardrobe.photos { try await addPhoto(photo, to: archive) }
@@ -69,7 +72,7 @@ struct AccountExport {
     }
 
     /// Copies an original from the media store through a scratch file, never whole in memory.
-    private func addPhoto(_ photo: SocialExport.Photo, to archive: Archive) async throws {
+    private func addPhoto(_ photo: SocialExport.Photo, to archive: ArchiveOnWorkers) async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("atelier-export-photo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         FileManager.default.createFile(atPath: scratch.path, contents: nil)
@@ -78,12 +81,15 @@ struct AccountExport {
             try output.write(contentsOf: chunk.readBytes(length: chunk.readableBytes) ?? [])
         }
         try output.close()
-        let input = try FileHandle(forReadingFrom: scratch)
-        defer { try? input.close() }
-        let size = try FileManager.default.attributesOfItem(atPath: scratch.path)[.size] as? Int64 ?? 0
-        try archive.addEntry(with: "atelier-export/\(photo.path)", type: .file, uncompressedSize: size, compressionMethod: .none) { position, length in
-            try input.seek(toOffset: UInt64(position))
-            return try input.read(upToCount: length) ?? Data()
+        let name = "atelier-export/\(photo.path)"
+        try await archive.run { archive in
+            let input = try FileHandle(forReadingFrom: scratch)
+            defer { try? input.close() }
+            let size = try FileManager.default.attributesOfItem(atPath: scratch.path)[.size] as? Int64 ?? 0
+            try archive.addEntry(with: name, type: .file, uncompressedSize: size, compressionMethod: .none) { position, length in
+                try input.seek(toOffset: UInt64(position))
+                return try input.read(upToCount: length) ?? Data()
+            }
         }
     }
 }

@@ -24,11 +24,12 @@ struct RequestDrain: LifecycleHandler {
     }
 }
 
-/// Stops the threads Atelier starts itself (image processing, password hashing) after the
+/// Stops the threads Atelier starts itself (images, file work, password hashing) after the
 /// requests that use them have drained.
 struct OwnedThreadsShutdown: LifecycleHandler {
     func shutdownAsync(_ app: Application) async {
         await app.atelier.media.imageWorkers.shutdown()
+        await app.atelier.media.fileWorkers.shutdown()
         await app.atelier.passwordHasher.shutdown()
         await app.atelier.sqliteReads?.close()
     }

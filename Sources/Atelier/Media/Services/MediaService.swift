@@ -62,11 +62,11 @@ struct MediaService {
 
     private func ingest(_ upload: Upload, file: URL, work: URL) async throws -> Media {
         let limits = library.limits
-        let processed = try await library.imageWorkers.run {
-            try ImageProcessor.process(file: file, claimed: upload.claimed, edits: upload.edits, limits: limits, workDirectory: work)
+        // The original's hash too reads the whole file: on the image thread, not a request's.
+        let (processed, hash) = try await library.imageWorkers.run {
+            let processed = try ImageProcessor.process(file: file, claimed: upload.claimed, edits: upload.edits, limits: limits, workDirectory: work)
+            return (processed, try Self.sha256(of: processed.originalFile))
         }
-
-        let hash = try Self.sha256(of: processed.originalFile)
         let originalKey = MediaKeys.original(hash: hash, format: processed.format.rawValue)
         var keys: [(String, URL, String)] = [(originalKey, processed.originalFile, processed.format.mediaType)]
         var variants: [MediaVariant] = []

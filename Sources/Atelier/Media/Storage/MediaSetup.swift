@@ -6,7 +6,7 @@ enum MediaSetup {
             store: try store(config),
             signer: MediaURLSigner(secret: secrets.urlSigningKey, baseURL: config.publicBaseURL),
             limits: ImageLimits(maxBytes: config.mediaMaxBytes, maxPixels: config.mediaMaxMegapixels * 1_000_000, minSide: config.mediaMinSide),
-            imageWorkers: ImageWorkers(),
+            imageWorkers: WorkerThreads(threads: System.coreCount),
             uploadsFolder: URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("uploads"))
     }
 

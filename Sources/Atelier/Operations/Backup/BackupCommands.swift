@@ -16,7 +16,7 @@ struct BackupCommand: AsyncCommand {
     func run(using context: CommandContext, signature: Signature) async throws {
         let app = context.application
         let folder = signature.output.map { URL(fileURLWithPath: $0) } ?? Self.defaultFolder(app.atelier.config)
-        let archive = try await BackupWriter(db: app.db, config: app.atelier.config, store: app.atelier.media.store, now: Date())
+        let archive = try await BackupWriter(db: app.db, config: app.atelier.config, media: app.atelier.media, now: Date())
             .write(into: folder)
         context.console.print("Backup written: \(archive.path)")
         if let keep = signature.keep {

@@ -43,7 +43,10 @@ struct BackupManifest: Codable, Sendable {
 /// Runs `pg_dump` / `pg_restore` with the connection in the environment (`PGPASSWORD` and the
 /// rest), never on the command line, where every user of the machine could read the password.
 enum PostgresTools {
-    static func run(_ tool: String, arguments: [String], databaseURL: URL) throws {
+    /// Runs the tool and waits for it without holding a thread (a dump of a large database takes
+    /// minutes). Its error output goes to a scratch file, read when it has exited: a pipe would
+    /// need a thread reading it meanwhile.
+    static func run(_ tool: String, arguments: [String], databaseURL: URL) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable(tool))
         process.arguments = arguments
@@ -54,18 +57,29 @@ enum PostgresTools {
         environment["PGPASSWORD"] = databaseURL.password.flatMap { $0.removingPercentEncoding } ?? ""
         environment["PGDATABASE"] = String(databaseURL.path.drop { $0 == "/" })
         process.environment = environment
-        let errors = Pipe()
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("atelier-\(tool)-\(UUID().idString).log")
+        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else { throw BackupError("cannot write \(errorFile.path)") }
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let errors = try FileHandle(forWritingTo: errorFile)
         process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BackupError("\(tool) failed (\(process.terminationStatus)): \(String(decoding: message, as: UTF8.self))")
+        let status: Int32 = try await withCheckedThrowingContinuation { exited in
+            process.terminationHandler = { exited.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                exited.resume(throwing: error)
+            }
+        }
+        try? errors.close()
+        guard status == 0 else {
+            let message = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+            throw BackupError("\(tool) failed (\(status)): \(message)")
         }
     }
 
     /// On PATH (Debian's wrappers in /usr/bin), else the newest server version's own binary.
-    private static func executable(_ tool: String) throws -> String {
+    static func executable(_ tool: String) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/\(tool)") {
             return "\(folder)/\(tool)"

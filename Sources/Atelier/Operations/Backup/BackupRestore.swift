@@ -38,7 +38,7 @@ enum BackupRestore {
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try FileManager.default.moveItem(at: database, to: URL(fileURLWithPath: path))
         case .postgres(let url):
-            try PostgresTools.run(
+            try await PostgresTools.run(
                 "pg_restore", arguments: ["--no-owner", "--no-privileges", "--single-transaction", "--exit-on-error",
                                           "--dbname=\(String(url.path.drop { $0 == "/" }))", database.path],
                 databaseURL: url)

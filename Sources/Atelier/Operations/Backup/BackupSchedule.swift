@@ -30,7 +30,7 @@ struct BackupSchedule {
     func runIfDue(db: any Database, services: AtelierServices) async throws -> String? {
         let now = services.clock.now()
         guard isDue(at: now) else { return nil }
-        let archive = try await BackupWriter(db: db, config: services.config, store: services.media.store, now: now).write(into: folder)
+        let archive = try await BackupWriter(db: db, config: services.config, media: services.media, now: now).write(into: folder)
         try BackupWriter.prune(folder, keep: keep)
         return archive.lastPathComponent
     }

@@ -12,11 +12,15 @@ import ZIPFoundation
 /// or S3), so the archive does not depend on where the files live. A photo deleted between the
 /// snapshot and its copy is named in `missingMedia`.
 /// The archive is written under a hidden name and renamed when complete: a visible backup is whole.
+/// Its file work (hashes, zip entries) runs on the media library's file workers, and `pg_dump` is
+/// waited for without a thread, so a long backup holds no request up.
 struct BackupWriter {
     let db: any Database
     let config: AppConfig
-    let store: any MediaStore
+    let media: MediaLibrary
     let now: Date
+
+    private var store: any MediaStore { media.store }
 
     static let namePrefix = "atelier-backup-"
 
@@ -29,11 +33,11 @@ struct BackupWriter {
         defer { try? FileManager.default.removeItem(at: work) }
         try? FileManager.default.removeItem(at: partial)
 
-        let archive = try Archive(url: partial, accessMode: .create)
+        let archive = try ArchiveOnWorkers(creating: partial, on: media.fileWorkers)
         let (kind, databaseFile) = try await snapshotDatabase(into: work)
-        let database = try add(databaseFile.lastPathComponent, from: work, to: archive, compression: .deflate)
+        let database = try await add(databaseFile.lastPathComponent, from: work, to: archive, compressed: true)
 
-        var media: [BackupManifest.File] = []
+        var mediaFiles: [BackupManifest.File] = []
         var missing: [String] = []
         for key in try await mediaKeys() {
             let path = BackupManifest.mediaPrefix + key
@@ -44,17 +48,17 @@ struct BackupWriter {
                 missing.append(key)
                 continue
             }
-            media.append(try add(path, from: work, to: archive, compression: .none))
+            mediaFiles.append(try await add(path, from: work, to: archive, compressed: false))
         }
 
         let manifest = BackupManifest(
-            createdAt: now, databaseKind: kind, databaseSchema: config.databaseSchema, database: database, media: media,
+            createdAt: now, databaseKind: kind, databaseSchema: config.databaseSchema, database: database, media: mediaFiles,
             missingMedia: missing)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         try encoder.encode(manifest).write(to: work.appendingPathComponent(BackupManifest.entryName))
-        try archive.addEntry(with: BackupManifest.entryName, relativeTo: work, compressionMethod: .deflate)
+        try await archive.run { try $0.addEntry(with: BackupManifest.entryName, relativeTo: work, compressionMethod: .deflate) }
         try FileManager.default.moveItem(at: partial, to: final)
         return final
     }
@@ -87,7 +91,7 @@ struct BackupWriter {
             let file = work.appendingPathComponent("database.pgdump")
             var arguments = ["--format=custom", "--no-owner", "--no-privileges", "--file=\(file.path)"]
             if let schema = config.databaseSchema { arguments.append("--schema=\(schema)") }
-            try PostgresTools.run("pg_dump", arguments: arguments, databaseURL: url)
+            try await PostgresTools.run("pg_dump", arguments: arguments, databaseURL: url)
             return (.postgres, file)
         case .sqliteMemory:
             throw BackupError("an in-memory database cannot be backed up")
@@ -114,12 +118,14 @@ struct BackupWriter {
         for try await chunk in try await store.contents(key: key) { try handle.write(contentsOf: Data(buffer: chunk)) }
     }
 
-    /// Adds `work/path` to the archive under `path`, then deletes the local copy.
-    private func add(_ path: String, from work: URL, to archive: Archive, compression: CompressionMethod) throws -> BackupManifest.File {
-        let local = work.appendingPathComponent(path)
-        let (sha, bytes) = try BackupManifest.sha256(of: local)
-        try archive.addEntry(with: path, relativeTo: work, compressionMethod: compression)
-        try FileManager.default.removeItem(at: local)
-        return .init(path: path, sha256: sha, bytes: bytes)
+    /// Adds `work/path` to the archive under `path` (deflated or stored), then deletes the local copy.
+    private func add(_ path: String, from work: URL, to archive: ArchiveOnWorkers, compressed: Bool) async throws -> BackupManifest.File {
+        try await archive.run { archive in
+            let local = work.appendingPathComponent(path)
+            let (sha, bytes) = try BackupManifest.sha256(of: local)
+            try archive.addEntry(with: path, relativeTo: work, compressionMethod: compressed ? .deflate : .none)
+            try FileManager.default.removeItem(at: local)
+            return .init(path: path, sha256: sha, bytes: bytes)
+        }
     }
 }

@@ -5,15 +5,16 @@ import NIOPosix
 
 import VipsShim
 
-/// The threads that process images, apart from the application's thread pool: SQLite's
-/// connections and bcrypt run there, and a few large photos decoding on it once held every
-/// other request up for seconds (and made the database pool time out).
+/// Threads of Atelier's own for work that holds a thread for long: images (`MediaLibrary.imageWorkers`)
+/// and whole files zipped and hashed (`MediaLibrary.fileWorkers`). Neither may run on the
+/// application's thread pool, where SQLite's connections and bcrypt run (a few large photos
+/// decoding there once held every other request up for seconds and made the database pool time
+/// out), nor on Swift's concurrency pool, which has one thread per core for every request.
 ///
-/// One image at a time per thread, one thread per core (fewer halved upload throughput: decoding
-/// is mostly single-threaded). The threads run at a lower scheduling priority (nice 10; the
+/// One job at a time per thread. The threads run at a lower scheduling priority (nice 10; the
 /// threads libvips starts from them inherit it), so on a busy machine requests get the CPU first
-/// and uploads take longer instead of everything else (docs/benchmarks.md, "Uploads and other requests").
-final class ImageWorkers: Sendable {
+/// and this work takes longer instead of everything else (docs/benchmarks.md, "Uploads and other requests").
+final class WorkerThreads: Sendable {
     static let niceness: Int32 = 10
 
     let threads: Int
@@ -21,14 +22,14 @@ final class ImageWorkers: Sendable {
     private let slots: AsyncSemaphore
     private let shutDown = NIOLockedValueBox(false)
 
-    init(threads: Int = System.coreCount) {
+    init(threads: Int) {
         self.threads = threads
         pool = NIOThreadPool(numberOfThreads: threads)
         slots = AsyncSemaphore(permits: threads)
         pool.start()
     }
 
-    /// Runs `work` on an image thread; waits for a free one first (the upload is on disk meanwhile).
+    /// Runs `work` on one of these threads; waits for a free one first.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await slots.run {
             try await pool.runIfActive {
