@@ -35,6 +35,19 @@ struct SQLiteReadConnectionTests {
                 return (connection.keptStatements - before.0, connection.preparedStatements - before.1)
             }
             #expect(kept == 1 && prepared == 1)
+            // A join whose plan looks at its values (constants carried across the join) is not
+            // prepared again on each use either, and a use with too few values fails.
+            let join = "SELECT m.name FROM _fluent_migrations m JOIN _fluent_migrations n ON n.id = m.id WHERE m.id = ? AND n.id = ?"
+            let preparedAgain = try await pool.withConnection { connection in
+                let before = connection.statementsPreparedAgain
+                for _ in 0..<5 {
+                    let id = UUID().uuidString
+                    _ = try await connection.query(join, [.text(id), .text(id)])
+                }
+                await #expect(throws: SQLiteReadConnection.Failure.self) { try await connection.query(join, [.text("x")]) }
+                return connection.statementsPreparedAgain - before
+            }
+            #expect(preparedAgain == 0)
             // The same statement through both connections: every type the readers use decodes alike.
             let id = UUID()
             let date = Date(timeIntervalSince1970: 1_800_000_123.25)

@@ -78,6 +78,10 @@ final class SQLiteReadConnection: @unchecked Sendable {
     /// how many trips to the thread pool it has made.
     var keptStatements: Int { statements.count }
     private(set) var preparedStatements = 0
+    /// How many times SQLite has prepared the kept statements again (after a change of the schema).
+    var statementsPreparedAgain: Int {
+        statements.values.reduce(0) { $0 + Int(sqlite_nio_sqlite3_stmt_status($1.handle, SQLITE_STMTSTATUS_REPREPARE, 0)) }
+    }
     private(set) var trips = 0
 
     /// Every row of `sql` with `binds`, read on the thread pool in one hop.
@@ -105,9 +109,12 @@ final class SQLiteReadConnection: @unchecked Sendable {
     private func run(_ sql: String, _ binds: [SQLiteData]) throws -> [SQLiteReadRow] {
         guard let handle else { throw Failure(code: SQLITE_MISUSE, message: "the connection is closed") }
         let statement = try prepared(sql, on: handle)
-        defer {
-            sqlite_nio_sqlite3_reset(statement.handle)
-            sqlite_nio_sqlite3_clear_bindings(statement.handle)
+        // Reset only: every use binds every parameter anew. `sqlite3_clear_bindings` would mark a
+        // statement whose plan looked at its parameters (a join's constants, say: the session and
+        // product look-ups) as expired, and SQLite would then prepare it again on every use.
+        defer { sqlite_nio_sqlite3_reset(statement.handle) }
+        guard sqlite_nio_sqlite3_bind_parameter_count(statement.handle) == Int32(binds.count) else {
+            throw Failure(code: SQLITE_RANGE, message: "\(binds.count) values for the parameters of \(sql)")
         }
         for (index, value) in binds.enumerated() {
             try check(bind(value, at: Int32(index + 1), in: statement.handle), on: handle)
