@@ -13,7 +13,7 @@ enum MoneyText {
         let grouped = String(abs(whole)).reversed().enumerated().map { $0.offset > 0 && $0.offset % 3 == 0 ? "\u{2009}\($0.element)" : "\($0.element)" }
             .joined().reversed()
         let major = (minor < 0 ? "-" : "") + String(grouped)
-        return digits == 0 ? "\(major) \(currency)" : "\(major).\(String(format: "%0\(digits)d", fraction)) \(currency)"
+        return digits == 0 ? "\(major) \(currency)" : "\(major).\(fraction.zeroPadded(digits)) \(currency)"
     }
 
     /// For form fields: "499.50" (no grouping, no currency).
@@ -21,7 +21,7 @@ enum MoneyText {
         let digits = digits(currency)
         guard digits > 0 else { return String(minor) }
         let scale = Int(pow(10, Double(digits)))
-        return "\(minor < 0 ? "-" : "")\(abs(minor) / scale).\(String(format: "%0\(digits)d", abs(minor) % scale))"
+        return "\(minor < 0 ? "-" : "")\(abs(minor) / scale).\((abs(minor) % scale).zeroPadded(digits))"
     }
 
     /// "499", "499.5" or "499.00" in major units as minor units of a currency with `digits`

@@ -8,7 +8,7 @@ enum OpeningTimes {
         let parts = calendar(zone).dateComponents([.weekday, .hour, .minute], from: date)
         let today = weekday(parts)
         let yesterday = (today + 5) % 7 + 1
-        let now = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        let now = "\((parts.hour ?? 0).zeroPadded(2)):\((parts.minute ?? 0).zeroPadded(2))"
         return hours.contains { period in
             let overnight = period.closes <= period.opens
             if period.weekday == today { return now >= period.opens && (overnight || now < period.closes) }

@@ -35,7 +35,7 @@ struct LocalDay: Sendable, Equatable, Comparable, CustomStringConvertible {
         self.day = day
     }
 
-    var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    var description: String { "\(year.zeroPadded(4))-\(month.zeroPadded(2))-\(day.zeroPadded(2))" }
 
     /// The moment this day begins in `zone` (its midnight, or the first moment after a gap).
     func start(in zone: TimeZone) -> Date {

@@ -34,5 +34,5 @@ struct QuietHours: Sendable, Equatable {
         return hour * 60 + minute
     }
 
-    static func text(_ minute: Int) -> String { String(format: "%02d:%02d", minute / 60, minute % 60) }
+    static func text(_ minute: Int) -> String { "\((minute / 60).zeroPadded(2)):\((minute % 60).zeroPadded(2))" }
 }
