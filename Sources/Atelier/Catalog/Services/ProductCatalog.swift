@@ -91,8 +91,7 @@ struct ProductCatalog {
         let status = categoryIDs == nil ? plainFilter("p.status", dialect: sqlDialect) : "p.status"
         var common: SQLQueryString = """
             \(unsafeRaw: status) = \(bind: Product.Status.active.rawValue) \
-            AND \(unsafeRaw: store) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE s.status = \(bind: Store.Status.active.rawValue) \
-            AND s.members_only = \(bind: false))
+            AND \(unsafeRaw: store) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE \(Store.isPublicSQL()))
             """
         if let brandID = filter.brandID { common += " AND p.brand_id = \(bind: brandID)" }
         if let min = filter.priceMin { common += " AND \(unsafeRaw: price) >= \(bind: min)" }

@@ -95,7 +95,7 @@ enum BrandPages {
             SELECT s.name, s.slug, s.city, COUNT(*) AS pieces FROM \(ident: Product.schema) p
             JOIN \(ident: Store.schema) s ON s.id = p.store_id
             WHERE p.brand_id = \(bind: brandID) AND p.status = \(bind: Product.Status.active.rawValue)
-              AND s.status = \(bind: Store.Status.active.rawValue) AND s.members_only = \(bind: false)
+              AND \(Store.isPublicSQL())
             GROUP BY s.id, s.name, s.slug, s.city ORDER BY pieces DESC, s.name
             """).all(decoding: Row.self)
         return rows.map { StoreLine(name: $0.name, url: "/stores/\($0.slug)", city: $0.city, pieces: $0.pieces) }

@@ -18,9 +18,7 @@ struct SearchConditions {
     func plain(_ column: String) -> String { plainFilter(column, dialect: dialect) }
 
     /// Store `s` lists its products for everyone (`Store.isPublic`): active, not members-only.
-    private var publicStore: SQLQueryString {
-        "s.status = \(bind: Store.Status.active.rawValue) AND s.members_only = \(bind: false)"
-    }
+    private var publicStore: SQLQueryString { Store.isPublicSQL() }
 
     /// The words as a full-text query: every word must be there, each as a prefix.
     func matchExpression(_ tokens: [String]) -> String {

@@ -52,8 +52,7 @@ struct SearchSuggestions {
             SELECT c.path AS path, COUNT(*) AS n FROM \(ident: Product.schema) p
             JOIN \(ident: Category.schema) c ON c.id = p.category_id
             WHERE p.status = \(bind: Product.Status.active.rawValue)
-            AND p.store_id IN (SELECT s.id FROM \(ident: Store.schema) s WHERE s.status = \(bind: Store.Status.active.rawValue)
-                AND s.members_only = \(bind: false))
+            AND p.store_id IN (SELECT s.id FROM \(ident: Store.schema) s WHERE \(Store.isPublicSQL()))
             AND c.path > \(bind: category.path) AND c.path < \(bind: Category.subtreeEnd(category.path))
             GROUP BY c.path
             """).all()

@@ -37,10 +37,8 @@ struct FeedQuery {
             query.appendInterpolation(binds: nearbyStores)
             query.appendInterpolation(unsafeRaw: ")")
         } else {
-            query.appendInterpolation(unsafeRaw: "\nAND \(storeColumn) IN (SELECT s.id FROM \(Store.schema) s WHERE s.status = ")
-            query.appendInterpolation(bind: Store.Status.active.rawValue)
-            query.appendInterpolation(unsafeRaw: " AND s.members_only = ")
-            query.appendInterpolation(bind: false)
+            query.appendInterpolation(unsafeRaw: "\nAND \(storeColumn) IN (SELECT s.id FROM \(Store.schema) s WHERE ")
+            query.appendInterpolation(Store.isPublicSQL())
             query.appendInterpolation(unsafeRaw: ")")
         }
         switch kind {

@@ -25,8 +25,7 @@ struct StoreLocations {
 
     fileprivate func activeStores() async throws -> [Location] {
         try await (db as! any SQLDatabase).raw("""
-            SELECT id, lat, lng, city FROM \(ident: Store.schema) WHERE status = \(bind: Store.Status.active.rawValue)
-            AND members_only = \(bind: false)
+            SELECT id, lat, lng, city FROM \(ident: Store.schema) WHERE \(Store.isPublicSQL(nil))
             """).all(decoding: Location.self)
     }
 }
