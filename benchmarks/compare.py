@@ -163,7 +163,7 @@ def report(work, lists, doc_path):
     health = rows.get(("atelier", "W0"))
     if vapor and health:
         share = health["rps"] / vapor["rps"]
-        verdicts.append(f"- W0: Atelier's `/health` at ≥ 90 % of a bare Vapor's: {share * 100:.0f} %, {'met' if share >= 0.9 else 'missed'}.")
+        verdicts.append(f"- W0: Atelier's `/health` at ≥ 90 % of a bare Vapor's: {share * 100:.1f} %, {'met' if share >= 0.9 else 'missed'}.")
 
     first = rows.get(("atelier-uncached", "W4f"))
     word = lines(os.path.join(lists, "v_top_word.txt"))[0] if os.path.exists(os.path.join(lists, "v_top_word.txt")) else "?"
