@@ -17,9 +17,6 @@ struct SearchConditions {
     /// `column` as a plain filter on SQLite (see `plainFilter`).
     func plain(_ column: String) -> String { plainFilter(column, dialect: dialect) }
 
-    /// Store `s` lists its products for everyone (`Store.isPublic`): active, not members-only.
-    private var publicStore: SQLQueryString { Store.isPublicSQL() }
-
     /// The words as a full-text query: every word must be there, each as a prefix.
     func matchExpression(_ tokens: [String]) -> String {
         isPostgres ? tokens.map { "\($0):*" }.joined(separator: " & ") : tokens.map { "\"\($0)\"*" }.joined(separator: " ")
@@ -96,7 +93,7 @@ struct SearchConditions {
          """
          product_search_fts MATCH \(bind: matchExpression(tokens)) AND p.active = 1 AND \(unsafeRaw: plain("p.store_no")) IN
          (SELECT n.no FROM search_facet_numbers n JOIN \(ident: Store.schema) s ON s.id = n.id
-         WHERE \(publicStore))
+         WHERE \(Store.isPublicSQL()))
          """)
     }
 
@@ -113,7 +110,7 @@ struct SearchConditions {
         if let placeStoreIDs {
             sql += " AND \(unsafeRaw: storeColumn) IN (\(binds: placeStoreIDs))"
         } else {
-            sql += " AND \(unsafeRaw: storeColumn) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE \(publicStore))"
+            sql += " AND \(unsafeRaw: storeColumn) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE \(Store.isPublicSQL()))"
         }
         if !categoryPaths.isEmpty {
             let ranges = categoryPaths.map { path -> SQLQueryString in

@@ -138,7 +138,7 @@ final class LikeGroupCommit: Sendable {
     /// its scan, so concurrent batches on PostgreSQL lock products in one order.
     private static func likeCounts(moving deltas: [UUID: Int], on sql: any SQLDatabase) async throws -> [UUID: Int] {
         let moved = deltas.filter { $0.value != 0 }
-        let unmoved = deltas.keys.filter { deltas[$0] == 0 }
+        let unmoved = deltas.compactMap { $0.value == 0 ? $0.key : nil }
         var rows: [any SQLRow] = []
         if !moved.isEmpty {
             let cases: [SQLQueryString] = moved.map { "WHEN \(bind: $0.key) THEN \(bind: $0.value)" }
