@@ -38,7 +38,7 @@ public final class User: Model, @unchecked Sendable {
     /// Every property, listed here instead of found by reflection: Fluent lists a model's
     /// properties on every decode and save, and the caller of every signed-in request is decoded
     /// as a `User` (reflection was most of the 5 % that decode took in W5v, issue 19).
-    /// `UserTests` checks this list against reflection, so a new field cannot be left out.
+    /// `ModelPropertiesTests` checks this list against reflection, so a new field cannot be left out.
     public var properties: [any AnyProperty] {
         [
             $id, $email, $emailVerifiedAt, $pendingEmail, $passwordHash, $displayName, $username, $about, $birthDate,

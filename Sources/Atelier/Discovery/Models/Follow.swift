@@ -14,6 +14,10 @@ final class Follow: Model, @unchecked Sendable {
     @Field(key: "created_at") var createdAt: Date
 
     init() {}
+
+    /// Listed by hand, not found by reflection on every decode (the feeds read a shopper's follows
+    /// on every request; issue 19). `ModelPropertiesTests` checks it against reflection.
+    var properties: [any AnyProperty] { [$id, $userID, $targetType, $targetID, $createdAt] }
 }
 
 /// A product a user liked: it is in their lookbook.
