@@ -45,7 +45,7 @@ struct ProductCardReader {
         sql = db as! any SQLDatabase
     }
 
-    private var textUUIDs: Bool { sql.dialect.name != "postgresql" }
+    private var textUUIDs: Bool { FastColumns.textUUIDs(on: sql) }
 
     /// The cards of `ids` that exist, in the order of `ids`.
     func cards(ids: [UUID]) async throws -> [ProductCardView] {

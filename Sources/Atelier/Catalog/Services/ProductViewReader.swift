@@ -13,7 +13,7 @@ struct ProductViewReader {
         sql = db as! any SQLDatabase
     }
 
-    private var textUUIDs: Bool { sql.dialect.name != "postgresql" }
+    private var textUUIDs: Bool { FastColumns.textUUIDs(on: sql) }
 
     /// The views of `ids` that exist, in the order of `ids`.
     func views(ids: [UUID]) async throws -> [ProductView] {

@@ -16,6 +16,11 @@ struct FastColumns {
         self.textUUIDs = textUUIDs
     }
 
+    /// Whether `sql` keeps UUIDs as text (SQLite) rather than as a uuid type (PostgreSQL).
+    static func textUUIDs(on sql: any SQLDatabase) -> Bool {
+        sql.dialect.name != "postgresql"
+    }
+
     func uuid(_ column: String) throws -> UUID {
         guard textUUIDs else { return try row.decode(column: column, as: UUID.self) }
         let text = try row.decode(column: column, as: String.self)

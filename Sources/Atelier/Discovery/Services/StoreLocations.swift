@@ -27,7 +27,7 @@ struct StoreLocations {
     /// stores were 5.7 % of the signed-in feeds' time (W1v, issue 19).
     fileprivate func activeStores() async throws -> [Location] {
         let sql = db as! any SQLDatabase
-        let textUUIDs = sql.dialect.name != "postgresql"
+        let textUUIDs = FastColumns.textUUIDs(on: sql)
         return try await sql.raw("""
             SELECT id, lat, lng, city FROM \(ident: Store.schema) WHERE \(Store.isPublicSQL(nil))
             """).all().map { raw in
