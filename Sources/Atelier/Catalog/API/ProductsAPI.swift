@@ -184,7 +184,7 @@ extension APIHandler {
 enum CatalogParameters {
     /// An id from the path; one that is not a UUID names nothing (404).
     static func id(_ raw: String, _ what: String) throws -> UUID {
-        guard let id = UUID(uuidString: raw) else { throw Problem.notFound(what) }
+        guard let id = UUID(text: raw) else { throw Problem.notFound(what) }
         return id
     }
 }

@@ -46,7 +46,7 @@ struct StoreAccess {
     /// sign-in-to-browse ones only for its staff, admins and approved trade customers.
     func visibleStore(_ idOrSlug: String, to user: User?) async throws -> Store {
         let store: Store?
-        if let id = UUID(uuidString: idOrSlug) {
+        if let id = UUID(text: idOrSlug) {
             store = try await Store.find(id, on: db)
         } else {
             store = try await Store.query(on: db).filter(\.$slug == idOrSlug.lowercased()).first()
@@ -59,7 +59,7 @@ struct StoreAccess {
 
     /// The store, when `user` is its staff (or owner, when `ownerOnly`) or an admin; 404 otherwise.
     func managedStore(_ rawID: String, by user: User, ownerOnly: Bool = false) async throws -> Store {
-        guard let id = UUID(uuidString: rawID), let store = try await Store.find(id, on: db) else { throw Problem.notFound("store") }
+        guard let id = UUID(text: rawID), let store = try await Store.find(id, on: db) else { throw Problem.notFound("store") }
         if user.isAdmin { return store }
         guard let role = try await role(of: user, in: id) else { throw Problem.notFound("store") }
         if ownerOnly, role != .owner {

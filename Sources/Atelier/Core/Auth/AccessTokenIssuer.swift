@@ -44,8 +44,8 @@ final class AccessTokenIssuer: Sendable {
     func verify(_ token: String) async -> Verified? {
         guard let payload = try? await keys.verify(token, as: Payload.self),
             payload.exp.value > clock.now(),
-            let userID = UUID(uuidString: payload.sub.value),
-            let familyID = UUID(uuidString: payload.fam)
+            let userID = UUID(text: payload.sub.value),
+            let familyID = UUID(text: payload.fam)
         else { return nil }
         return Verified(userID: userID, familyID: familyID)
     }

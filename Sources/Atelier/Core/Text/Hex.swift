@@ -6,11 +6,15 @@ enum Hex {
         var text: [UInt8] = []
         text.reserveCapacity(bytes.underestimatedCount * 2)
         for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
+            text.append(digit(byte >> 4))
+            text.append(digit(byte & 0x0f))
         }
         return String(decoding: text, as: UTF8.self)
     }
 
-    private static let digits = Array("0123456789abcdef".utf8)
+    /// The lower-case digit (ASCII) of a value below 16.
+    @inline(__always)
+    static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
 }
