@@ -15,7 +15,7 @@ public enum LoggingSetup {
             }
         } else {
             LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardOutput(label: label)
+                var handler = LazyMetadataLogHandler(wrapping: .standardOutput(label: label))
                 handler.logLevel = level
                 return handler
             }
