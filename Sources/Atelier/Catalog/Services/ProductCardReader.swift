@@ -40,12 +40,12 @@ struct ProductCardView: Sendable {
 /// photos — in three statements, then build a Fluent model for each, and show a fifth of it.
 struct ProductCardReader {
     let sql: any SQLDatabase
+    private let textUUIDs: Bool
 
     init(db: any Database) {
         sql = db as! any SQLDatabase
+        textUUIDs = FastColumns.textUUIDs(on: sql)
     }
-
-    private var textUUIDs: Bool { FastColumns.textUUIDs(on: sql) }
 
     /// The cards of `ids` that exist, in the order of `ids`.
     func cards(ids: [UUID]) async throws -> [ProductCardView] {

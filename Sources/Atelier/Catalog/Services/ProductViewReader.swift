@@ -8,12 +8,12 @@ import SQLKit
 /// Fluent's per-row reflection and query building, which cost more than SQLite itself here.
 struct ProductViewReader {
     let sql: any SQLDatabase
+    private let textUUIDs: Bool
 
     init(db: any Database) {
         sql = db as! any SQLDatabase
+        textUUIDs = FastColumns.textUUIDs(on: sql)
     }
-
-    private var textUUIDs: Bool { FastColumns.textUUIDs(on: sql) }
 
     /// The views of `ids` that exist, in the order of `ids`.
     func views(ids: [UUID]) async throws -> [ProductView] {
