@@ -23,6 +23,11 @@ struct MediaVariantParsingTests {
         #expect(VariantListScanner.parse("[]") == [])
         let quoted = [MediaVariant(width: 1, height: 2, format: "jpeg", key: #"a\"b\\c/d"#)]
         #expect(VariantListScanner.parse(String(decoding: try JSONEncoder().encode(quoted), as: UTF8.self)) == quoted)
+        // Escapes first, last, side by side, beside text of several bytes per character, and none at all.
+        let edges = ["/", "//a//", #"\"/\\"#, "é/ü\\\"ß/", "", "plain", "ø"].map { MediaVariant(width: 3, height: 4, format: "webp", key: $0) }
+        let edgesJSON = String(decoding: try JSONEncoder().encode(edges), as: UTF8.self)
+        #expect(VariantListScanner.parse(edgesJSON) == edges, "\(edgesJSON)")
+        #expect(VariantListScanner.parse(edgesJSON) == (try JSONDecoder().decode([MediaVariant].self, from: Data(edgesJSON.utf8))))
     }
 
     @Test("any other form is left to JSONDecoder, whose answer stands")
@@ -39,7 +44,7 @@ struct MediaVariantParsingTests {
             #expect(VariantListScanner.parse(json) == nil, "\(json)")
             #expect(MediaVariant.parsed(json) == (try JSONDecoder().decode([MediaVariant].self, from: Data(json.utf8))))
         }
-        for broken in ["", "[", #"[{"width":270,"height":360,"format":"jpeg"}]"#, "[] x"] {
+        for broken in ["", "[", #"[{"width":270,"height":360,"format":"jpeg"}]"#, "[] x", #"[{"width":1,"height":1,"format":"jpeg","key":"a\/"#, #"[{"width":1,"height":1,"format":"jpeg","key":"a\"#] {
             #expect(VariantListScanner.parse(broken) == nil, "\(broken)")
             #expect(MediaVariant.parsed(broken) == [])
         }

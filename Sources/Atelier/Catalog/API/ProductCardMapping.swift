@@ -33,12 +33,15 @@ extension Components.Schemas.CardPhoto {
 
     /// nil for a photo without variants (nothing to show).
     init?(_ media: Media, service: MediaService) {
-        let urls = service.imageURLs(media)
-        let jpegs = urls.filter { $0.0.format == "jpeg" }.sorted { $0.0.width < $1.0.width }
-        let webps = urls.filter { $0.0.format == "webp" }.sorted { $0.0.width < $1.0.width }
-        guard let src = jpegs.first(where: { $0.0.width >= Self.cardWidth }) ?? jpegs.last ?? urls.last else { return nil }
+        let variants = media.variants
+        let jpegs = variants.filter { $0.format == "jpeg" }.sorted { $0.width < $1.width }
+        let webps = variants.filter { $0.format == "webp" }.sorted { $0.width < $1.width }
+        guard let src = jpegs.first(where: { $0.width >= Self.cardWidth }) ?? jpegs.last ?? variants.last else { return nil }
+        // URLs for what the card shows only (every card of every list and feed comes here).
+        let shown = webps.isEmpty ? jpegs : webps
+        let urls = service.imageURLs(media, of: [src] + shown)
         self.init(
             id: media.id!.idString, width: media.width, height: media.height, dominantColor: media.dominantColor,
-            src: src.1, srcset: (webps.isEmpty ? jpegs : webps).map { "\($0.1) \($0.0.width)w" }.joined(separator: ", "))
+            src: urls[0], srcset: zip(shown, urls.dropFirst()).map { "\($1) \($0.width)w" }.joined(separator: ", "))
     }
 }

@@ -77,32 +77,41 @@ struct VariantListScanner {
         return digits > 0 ? value : nil
     }
 
+    /// A string without escapes is copied once; one with `\/`, `\\` or `\"` (every key: JSONEncoder
+    /// escapes slashes) is measured first, then unescaped straight into the string's own storage.
     private mutating func string() -> String? {
         guard take("\"") else { return nil }
-        var unescaped: [UInt8] = []
-        var start = index
-        while index < bytes.count {
+        let start = index
+        var escapes = 0
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
             switch bytes[index] {
-            case UInt8(ascii: "\""):
-                let tail = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                index += 1
-                if unescaped.isEmpty { return String(decoding: tail, as: UTF8.self) }
-                unescaped.append(contentsOf: tail)
-                return String(decoding: unescaped, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                guard index + 1 < bytes.count, [UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "\"")].contains(bytes[index + 1]) else {
-                    return nil
-                }
-                unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                unescaped.append(bytes[index + 1])
+                guard index + 1 < bytes.count, Self.isSimpleEscape(bytes[index + 1]) else { return nil }
+                escapes += 1
                 index += 2
-                start = index
             case 0..<0x20:
                 return nil  // control characters must be escaped in JSON: not our form
             default:
                 index += 1
             }
         }
-        return nil
+        guard index < bytes.count else { return nil }
+        let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        index += 1
+        guard escapes > 0 else { return String(decoding: raw, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: raw.count - escapes) { text in
+            var written = 0, read = 0
+            while read < raw.count {
+                if raw[read] == UInt8(ascii: "\\") { read += 1 }
+                text[written] = raw[read]
+                written += 1
+                read += 1
+            }
+            return written
+        }
+    }
+
+    private static func isSimpleEscape(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"")
     }
 }
