@@ -74,6 +74,6 @@ final class BackgroundWorkers: LifecycleHandler {
             app.atelier.jobsWaiting.signal()
             await task.value
         }
-        try? await app.atelier.catalogCounters.flush(on: app.db)
+        _ = try? await app.atelier.catalogCounters.flush(on: app.db)
     }
 }

@@ -34,7 +34,7 @@ extension Request {
             WHERE f.id = \(bind: verified.familyID) AND f.user_id = \(bind: verified.userID) AND f.revoked_at IS NULL
             """).first()
         else { throw Problem.unauthorized("This session was signed out. Sign in again.") }
-        let user = try row.decode(model: User.self)
+        let user = try row.decode(fluentModel: User.self)
         if user.suspendedAt != nil { throw AccountProblems.suspended }
         let caller = APICaller(user: user, familyID: verified.familyID)
         storage[CallerKey.self] = caller

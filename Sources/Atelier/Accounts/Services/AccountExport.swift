@@ -75,7 +75,9 @@ struct AccountExport {
     private func addPhoto(_ photo: SocialExport.Photo, to archive: ArchiveOnWorkers) async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("atelier-export-photo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        FileManager.default.createFile(atPath: scratch.path, contents: nil)
+        guard FileManager.default.createFile(atPath: scratch.path, contents: nil) else {
+            throw MediaStoreUnavailable(what: "The export's scratch folder", cause: "could not create \(scratch.path)")
+        }
         let output = try FileHandle(forWritingTo: scratch)
         for try await var chunk in try await services.media.store.contents(key: photo.key) {
             try output.write(contentsOf: chunk.readBytes(length: chunk.readableBytes) ?? [])

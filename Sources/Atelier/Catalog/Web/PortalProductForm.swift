@@ -122,7 +122,7 @@ enum PortalProductForm {
             do {
                 let crop = (form.crops?[safe: index]).flatMap { $0.isEmpty ? nil : $0 }
                 let rotate = (form.rotations?[safe: index]).flatMap { Int($0) } ?? 0
-                let edits = try ImageEdits(crop: try crop.map(MediaParameters.crop), rotate: rotate, whiteBackground: false)
+                let edits = ImageEdits(crop: try crop.map(MediaParameters.crop), rotate: rotate, whiteBackground: false)
                 let upload = MediaService.Upload(
                     uploaderID: try user.requireID(), claimed: ImageFormat.claimed(mediaType: file.contentType?.description, filename: file.filename),
                     edits: edits, visibility: .private)

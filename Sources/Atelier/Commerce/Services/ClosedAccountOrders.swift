@@ -18,7 +18,7 @@ enum ClosedAccountOrders {
             try await (tx as! any SQLDatabase).raw("UPDATE \(ident: ProductVariant.schema) SET held = held WHERE id = \(bind: variantID)").run()
         }
         for order in orders {
-            try await OrderMove.apply(order, to: .cancelled, actorID: nil, reason: reason, idChecked: false, on: tx, now: now)
+            _ = try await OrderMove.apply(order, to: .cancelled, actorID: nil, reason: reason, idChecked: false, on: tx, now: now)
         }
     }
 }

@@ -40,10 +40,11 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
 
     app.views.use(.leaf)
     app.sessions.use(.fluent)
+    let secureCookies = config.publicBaseURL.hasPrefix("https://")
     app.sessions.configuration = .init(cookieName: "atelier_session") { sessionID in
         HTTPCookies.Value(
             string: sessionID.string, expires: Date().addingTimeInterval(30 * 24 * 3600), maxAge: nil, domain: nil,
-            path: "/", isSecure: config.publicBaseURL.hasPrefix("https://"), isHTTPOnly: true, sameSite: .lax)
+            path: "/", isSecure: secureCookies, isHTTPOnly: true, sameSite: .lax)
     }
 
     // Outermost first: every response gets the security headers, every error becomes a problem.

@@ -10,10 +10,12 @@ enum InternetDateText {
         // As the formatter: to the nearest millisecond, then the second that millisecond is in.
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         guard milliseconds >= -12_212_553_600_000, milliseconds < 253_402_300_800_000 else { return nil }  // 1583-01-01, 10000-01-01
-        let total = Int(milliseconds) >= 0 ? Int(milliseconds) / 1000 : (Int(milliseconds) - 999) / 1000
-        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
+        let total = floorDivide(Int(milliseconds), by: 1000)
+        let days = floorDivide(total, by: 86_400)
         let secondOfDay = total - days * 86_400
         let (year, month, day) = civil(daysSince1970: days)
+        // The 20 bytes go straight into one string's storage; `Int.zeroPadded(_:)` would make a
+        // string per field and join them, which is what this replaced on the hot path.
         return String(unsafeUninitializedCapacity: 20) { text in
             var position = 0
             func put(_ value: Int, digits: Int) {
@@ -39,7 +41,7 @@ enum InternetDateText {
     /// Hinnant's `civil_from_days`, in 400-year eras of 146 097 days starting on a 1 March).
     private static func civil(daysSince1970: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = daysSince1970 + 719_468  // days since 0000-03-01
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let era = floorDivide(shifted, by: 146_097)
         let dayOfEra = shifted - era * 146_097
         let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
@@ -47,5 +49,11 @@ enum InternetDateText {
         let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
         let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// `value / divisor` rounded towards minus infinity (Swift's `/` rounds towards zero), so that
+    /// instants before 1970 fall in the second, day and era they belong to. `divisor` is positive.
+    private static func floorDivide(_ value: Int, by divisor: Int) -> Int {
+        value >= 0 ? value / divisor : (value - (divisor - 1)) / divisor
     }
 }

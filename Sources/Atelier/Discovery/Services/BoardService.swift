@@ -106,7 +106,7 @@ struct BoardService {
     private func summaries(_ boards: [Board]) async throws -> [Summary] {
         var counted: [(board: Board, count: Int, latest: Product?)] = []
         for board in boards {
-            let latest = try await BoardItem.query(on: db).filter(\.$boardID == board.requireID())
+            let latest = try BoardItem.query(on: db).filter(\.$boardID == board.requireID())
                 .joiningVisibleProducts(\.$product.$id).sort(\.$id, .descending)
             let count = try await latest.copy().count()
             counted.append((board, count, try await latest.first().map { try $0.joined(Product.self) }))

@@ -34,7 +34,7 @@ enum MagazinePortalActions {
         let user = try req.requireWebUser()
         let upload = MediaService.Upload(
             uploaderID: try user.requireID(), claimed: ImageFormat.claimed(mediaType: file.contentType?.description, filename: file.filename),
-            edits: try ImageEdits(crop: nil, rotate: 0, whiteBackground: false), visibility: .public)
+            edits: ImageEdits(crop: nil, rotate: 0, whiteBackground: false), visibility: .public)
         return try await MediaService(db: req.db, services: req.atelier).ingest(upload, body: HTTPBody(Array(file.data.readableBytesView)))
     }
 

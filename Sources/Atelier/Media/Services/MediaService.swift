@@ -158,19 +158,18 @@ struct MediaService {
     }
 
     func imageURLs(_ media: Media) -> [(MediaVariant, String)] {
-        let isPublic = media.visibility == Media.Visibility.public.rawValue
-        return media.variants.map { ($0, imageURL(of: $0, public: isPublic)) }
+        let variants = media.variants
+        return Array(zip(variants, imageURLs(media, of: variants)))
     }
 
-    /// The URLs of some of `media`'s variants, in order, for a caller that shows only those (a card).
+    /// The URLs of some of `media`'s variants, in order, for a caller that shows only those (a
+    /// card). Public media at a stable address; any other signed for a while.
     func imageURLs(_ media: Media, of variants: [MediaVariant]) -> [String] {
-        let isPublic = media.visibility == Media.Visibility.public.rawValue
-        return variants.map { imageURL(of: $0, public: isPublic) }
-    }
-
-    /// Public media at a stable address; any other signed for a while.
-    private func imageURL(of variant: MediaVariant, public isPublic: Bool) -> String {
-        isPublic ? library.signer.publicURL(key: variant.key) : library.signer.privateURL(key: variant.key, now: now)
+        let signer = library.signer
+        guard media.visibility == Media.Visibility.public.rawValue else {
+            return variants.map { signer.privateURL(key: $0.key, now: now) }
+        }
+        return variants.map { signer.publicURL(key: $0.key) }
     }
 
     private func removeFilesIfUnused(hash: String, keys: [String]) async throws {

@@ -113,7 +113,7 @@ enum MomentWebActions {
             let media = MediaService(db: req.db, services: req.atelier)
             let stored = try await media.ingest(.init(
                 uploaderID: try user.requireID(), claimed: ImageFormat.claimed(mediaType: file.contentType?.description, filename: file.filename),
-                edits: try ImageEdits(crop: nil, rotate: 0, whiteBackground: false), visibility: .private),
+                edits: ImageEdits(crop: nil, rotate: 0, whiteBackground: false), visibility: .private),
                 body: HTTPBody(Array(file.data.readableBytesView)))
             let photo: MomentPhoto
             do {

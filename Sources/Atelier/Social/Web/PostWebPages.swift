@@ -82,7 +82,7 @@ enum PostWebPages {
             _ = try PostService.validCaption(form.caption ?? "")
             let upload = MediaService.Upload(
                 uploaderID: try user.requireID(), claimed: ImageFormat.claimed(mediaType: file.contentType?.description, filename: file.filename),
-                edits: try ImageEdits(crop: nil, rotate: 0, whiteBackground: false), visibility: .private)
+                edits: ImageEdits(crop: nil, rotate: 0, whiteBackground: false), visibility: .private)
             let media = MediaService(db: req.db, services: req.atelier)
             let stored = try await media.ingest(upload, body: HTTPBody(Array(file.data.readableBytesView)))
             do {
