@@ -57,6 +57,56 @@ struct SearchTopRankedTests {
         }
     }
 
+    @Test("a ranking on the numbered rows gives the full ranking's pages, ties and cursors included, with and without filters")
+    func numberedRankingMatchesFullRanking() async throws {
+        try await TestApp.with { t in
+            guard (t.app.db as! any SQLDatabase).dialect.name == "sqlite" else { return }
+            let f = try await t.catalogFixture()
+            // Ranks shared by several products, some of them filtered out (hidden, men's, dearer).
+            _ = try await t.product(.init(title: "Sailcloth sailcloth jacket", category: f.shirts), in: f.storeA, owner: f.ownerA)
+            for index in 0..<6 {
+                _ = try await t.product(
+                    .init(title: "Sailcloth jacket", category: f.shirts, gender: index % 3 == 0 ? "men" : "women", price: index < 3 ? 19_900 : 59_900),
+                    in: index % 2 == 0 ? f.storeA : f.storeB, owner: index % 2 == 0 ? f.ownerA : f.ownerB)
+            }
+            _ = try await t.product(.init(title: "Sailcloth jacket", category: f.shirts, active: false), in: f.storeA, owner: f.ownerA)
+            _ = try await t.product(.init(title: "Sailcloth", description: String(repeating: "Sturdy weave for the coast. ", count: 8), category: f.shirts), in: f.storeB, owner: f.ownerB)
+
+            let search = ProductSearch(db: t.app.db)
+            var queries = [ProductSearchQuery(text: "sailcloth"), ProductSearchQuery(text: "sailcloth", genders: ["women"])]
+            queries.append(ProductSearchQuery(text: "sailcloth", priceMax: 30_000))
+            queries.append(ProductSearchQuery(text: "sailcloth jacket", storeIDs: [f.storeB.id!]))
+            var compared = 0
+            for raw in queries {
+                let query = try raw.validated()
+                let resolved = try #require(try await search.resolveFilters(of: query))
+                let (paths, places) = (resolved.categoryPaths, resolved.placeStoreIDs)
+                let filters = search.conditions.filters(query, categoryPaths: paths, placeStoreIDs: places)
+                let numbered = try #require(search.conditions.filtersByNumber(query, categoryPaths: paths, placeStoreIDs: places))
+                let everything = try await search.rankFully(query.tokens, filters: filters, sort: .relevance, cursor: nil, rows: 100)
+                #expect(everything.count >= 3, "\(query)")
+                for rows in 1...4 {
+                    for start in 0...everything.count {
+                        let cursor = start == 0 ? nil : SearchCursor(sort: .relevance, value: everything[start - 1].value, id: everything[start - 1].id)
+                        let expected = Array(everything[start...].prefix(rows))
+                        let page = try await search.rankedByNumber(query.tokens, numberedFilters: numbered, cursor: cursor, rows: rows)
+                        #expect(page.map(\.id) == expected.map(\.id), "\(query): rows \(rows), from \(start)")
+                        #expect(page.map(\.value) == expected.map(\.value), "\(query): rows \(rows), from \(start)")
+                        compared += 1
+                    }
+                }
+            }
+            #expect(compared > 0)
+
+            // Through the API, paged: the full ranking's order.
+            let women = try ProductSearchQuery(text: "sailcloth", genders: ["women"]).validated()
+            let womenFilters = try #require(try await search.filters(for: women))
+            let everything = try await search.rankFully(women.tokens, filters: womenFilters, sort: .relevance, cursor: nil, rows: 100)
+            let paged = try await t.searchAll("q=sailcloth&gender=women", limit: 2)
+            #expect(paged.map(\.id) == everything.map(\.id.idString))
+        }
+    }
+
     @Test("a query has filters when anything but its words and sort narrows it")
     func hasFilters() throws {
         #expect(try !ProductSearchQuery(text: "shirt", sort: .priceAsc).validated().hasFilters)

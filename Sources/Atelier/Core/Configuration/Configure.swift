@@ -116,5 +116,6 @@ enum Migrations {
         app.migrations.add(CreateLiveEvents())
         app.migrations.add(AddUserLastWrite())
         app.migrations.add(CreateProductSearchFacets())
+        app.migrations.add(AddSearchFacetFilterColumns())
     }
 }

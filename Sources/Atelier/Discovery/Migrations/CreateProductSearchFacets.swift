@@ -27,23 +27,10 @@ struct CreateProductSearchFacets: AsyncMigration {
                 category_no INTEGER NOT NULL,
                 colors TEXT NOT NULL)
             """).run()
-        try await sql.raw("""
-            CREATE TRIGGER product_search_facets_ai AFTER INSERT ON product_search_docs BEGIN
-                \(unsafeRaw: Self.numbering("p", from: "FROM products p WHERE p.id = new.product_id"))
-                INSERT OR REPLACE INTO product_search_facets (doc_id, active, store_no, brand_no, category_no, colors)
-                SELECT new.id, \(unsafeRaw: Self.copiedValues("p")) FROM products p WHERE p.id = new.product_id;
-            END
-            """).run()
+        try await Self.createTriggers(on: sql, copying: Self.copiedColumns)
         try await sql.raw("""
             CREATE TRIGGER product_search_facets_ad AFTER DELETE ON product_search_docs BEGIN
                 DELETE FROM product_search_facets WHERE doc_id = old.id;
-            END
-            """).run()
-        try await sql.raw("""
-            CREATE TRIGGER product_search_facets_au AFTER UPDATE OF status, store_id, brand_id, category_id, colors ON products BEGIN
-                \(unsafeRaw: Self.numbering("new", from: ""))
-                UPDATE product_search_facets SET (active, store_no, brand_no, category_no, colors) = (SELECT \(unsafeRaw: Self.copiedValues("new")))
-                WHERE doc_id = (SELECT d.id FROM product_search_docs d WHERE d.product_id = new.id);
             END
             """).run()
         try await sql.raw("""
@@ -53,7 +40,7 @@ struct CreateProductSearchFacets: AsyncMigration {
             """).run()
         try await sql.raw("""
             INSERT INTO product_search_facets (doc_id, active, store_no, brand_no, category_no, colors)
-            SELECT d.id, \(unsafeRaw: Self.copiedValues("p")) FROM product_search_docs d JOIN products p ON p.id = d.product_id
+            SELECT d.id, \(unsafeRaw: Self.values(of: Self.copiedColumns, from: "p")) FROM product_search_docs d JOIN products p ON p.id = d.product_id
             """).run()
     }
 
@@ -67,6 +54,57 @@ struct CreateProductSearchFacets: AsyncMigration {
         try await sql.raw("DROP TABLE IF EXISTS search_facet_numbers").run()
     }
 
+    /// A column of `product_search_facets` copied from the product: the product columns it reads
+    /// and its value from a product row aliased as given.
+    struct CopiedColumn: Sendable {
+        var name: String
+        var reads: [String]
+        var value: @Sendable (_ product: String) -> String
+
+        /// A product column copied as it is.
+        static func same(_ name: String) -> CopiedColumn { .init(name: name, reads: [name]) { "\($0).\(name)" } }
+
+        /// An id replaced by its facet number.
+        static func numbered(_ name: String, from column: String) -> CopiedColumn {
+            .init(name: name, reads: [column]) { "(SELECT n.no FROM search_facet_numbers n WHERE n.id = \($0).\(column))" }
+        }
+    }
+
+    /// The columns after `doc_id`, as this migration made them.
+    static let copiedColumns: [CopiedColumn] = [
+        .init(name: "active", reads: ["status"]) { "\($0).status = '\(Product.Status.active.rawValue)'" },
+        .numbered("store_no", from: "store_id"), .numbered("brand_no", from: "brand_id"),
+        .numbered("category_no", from: "category_id"), .same("colors"),
+    ]
+
+    /// The triggers that keep every row exact: it comes with the product's search document (its
+    /// store, brand and category numbered first) and follows every change of the columns it copies.
+    /// (`product_search_facets_ad`, the row going with the document, does not depend on them.)
+    static func createTriggers(on sql: any SQLDatabase, copying columns: [CopiedColumn]) async throws {
+        let names = columns.map(\.name).joined(separator: ", ")
+        var read: [String] = []
+        for column in columns.flatMap(\.reads) where !read.contains(column) { read.append(column) }
+        try await sql.raw("""
+            CREATE TRIGGER product_search_facets_ai AFTER INSERT ON product_search_docs BEGIN
+                \(unsafeRaw: numbering("p", from: "FROM products p WHERE p.id = new.product_id"))
+                INSERT OR REPLACE INTO product_search_facets (doc_id, \(unsafeRaw: names))
+                SELECT new.id, \(unsafeRaw: values(of: columns, from: "p")) FROM products p WHERE p.id = new.product_id;
+            END
+            """).run()
+        try await sql.raw("""
+            CREATE TRIGGER product_search_facets_au AFTER UPDATE OF \(unsafeRaw: read.joined(separator: ", ")) ON products BEGIN
+                \(unsafeRaw: numbering("new", from: ""))
+                UPDATE product_search_facets SET (\(unsafeRaw: names)) = (SELECT \(unsafeRaw: values(of: columns, from: "new")))
+                WHERE doc_id = (SELECT d.id FROM product_search_docs d WHERE d.product_id = new.id);
+            END
+            """).run()
+    }
+
+    /// The values of `columns` from product row `p`, in order.
+    static func values(of columns: [CopiedColumn], from p: String) -> String {
+        columns.map { $0.value(p) }.joined(separator: ", ")
+    }
+
     /// A trigger statement that gives the store, brand and category of product `p` (read `from`)
     /// their numbers.
     private static func numbering(_ p: String, from: String) -> String {
@@ -75,14 +113,5 @@ struct CreateProductSearchFacets: AsyncMigration {
             INSERT OR IGNORE INTO search_facet_numbers (id) SELECT \(p).store_id \(from) UNION SELECT \(p).category_id \(from)
                 UNION SELECT \(p).brand_id \(only) \(p).brand_id IS NOT NULL;
             """
-    }
-
-    /// The copied values of product `p`, in the column order of `product_search_facets` after `doc_id`.
-    private static func copiedValues(_ p: String) -> String {
-        """
-        \(p).status = '\(Product.Status.active.rawValue)', (SELECT n.no FROM search_facet_numbers n WHERE n.id = \(p).store_id),
-        (SELECT n.no FROM search_facet_numbers n WHERE n.id = \(p).brand_id),
-        (SELECT n.no FROM search_facet_numbers n WHERE n.id = \(p).category_id), \(p).colors
-        """
     }
 }

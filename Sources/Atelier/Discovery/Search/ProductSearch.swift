@@ -60,20 +60,27 @@ struct ProductSearch {
     private func rank(
         _ query: ProductSearchQuery, sort: ProductSearchQuery.Sort, cursor: SearchCursor?, page: PageRequest, facets wantFacets: Bool
     ) async throws -> RankedSearchPage {
-        guard let filters = try await filters(for: query) else {
+        guard let resolved = try await resolveFilters(of: query) else {
             return .init(ids: [], nextCursor: nil, total: 0, facets: Facets())
         }
+        let filters = conditions.filters(query, categoryPaths: resolved.categoryPaths, placeStoreIDs: resolved.placeStoreIDs)
         let tokens = query.tokens
         // The page and the facets are independent reads: on two connections at once (a read-only
         // request's SQLite reads each take one, `PooledReadDatabase`), a first search waits for the
-        // longer of them rather than for both. Words alone on SQLite: the facets from the matches'
-        // facet numbers, the page from the best candidates (ProductSearch+TopRanked).
+        // longer of them rather than for both. With words on SQLite, when the numbered rows hold
+        // what the filters read, the facets and the ranking by relevance read those rows
+        // (ProductSearch+RankedByNumber); words alone, the page from the best candidates first
+        // (ProductSearch+TopRanked).
         let wordsAlone = !query.hasFilters && !tokens.isEmpty && !conditions.isPostgres
-        async let counted = wantFacets ? facets(filters: filters, tokens: tokens, byNumbers: wordsAlone) : (0, Facets())
+        let numbered = tokens.isEmpty || conditions.isPostgres
+            ? nil : conditions.filtersByNumber(query, categoryPaths: resolved.categoryPaths, placeStoreIDs: resolved.placeStoreIDs)
+        async let counted = wantFacets ? facets(filters: filters, tokens: tokens, byNumber: numbered) : (0, Facets())
         let keys: [(id: UUID, value: Double)]
         if sort == .relevance, wordsAlone,
            let top = try await topRanked(tokens, filters: filters, cursor: cursor, rows: page.limit + 1) {
             keys = top
+        } else if sort == .relevance, let numbered {
+            keys = try await rankedByNumber(tokens, numberedFilters: numbered, cursor: cursor, rows: page.limit + 1)
         } else {
             keys = try await rankFully(tokens, filters: filters, sort: sort, cursor: cursor, rows: page.limit + 1)
         }
@@ -117,20 +124,35 @@ struct ProductSearch {
 
     /// The filter conditions of a valid query, or nil when its place holds no store (nothing can match).
     func filters(for query: ProductSearchQuery, requireCategories: Bool = true) async throws -> SQLQueryString? {
-        var paths: [String] = []
+        try await resolveFilters(of: query, requireCategories: requireCategories).map {
+            conditions.filters(query, categoryPaths: $0.categoryPaths, placeStoreIDs: $0.placeStoreIDs)
+        }
+    }
+
+    /// What a query's filters need read first: the paths of its categories and the stores within
+    /// its place.
+    struct ResolvedFilters {
+        var categoryPaths: [String] = []
+        var placeStoreIDs: [UUID]?
+    }
+
+    /// nil when nothing can match: no category asked for exists (only without `requireCategories`;
+    /// with it, that is a 422), or the place holds no store.
+    func resolveFilters(of query: ProductSearchQuery, requireCategories: Bool = true) async throws -> ResolvedFilters? {
+        var resolved = ResolvedFilters()
         if !query.categoryIDs.isEmpty {
             let found = try await Category.query(on: db).filter(\.$id ~~ query.categoryIDs).all()
             if requireCategories, let missing = query.categoryIDs.first(where: { id in !found.contains { $0.id == id } }) {
                 throw Problem.invalid("categoryId", "\(missing.idString) is not a category")
             }
             if found.isEmpty { return nil }
-            paths = found.map(\.path)
+            resolved.categoryPaths = found.map(\.path)
         }
-        var placeStoreIDs: [UUID]?
         if let near = query.near {
-            placeStoreIDs = try await StoreLocations(db: db).activeStoreIDs(within: near.radiusKm, ofLat: near.lat, lng: near.lng)
-            if placeStoreIDs?.isEmpty == true { return nil }
+            let stores = try await StoreLocations(db: db).activeStoreIDs(within: near.radiusKm, ofLat: near.lat, lng: near.lng)
+            if stores.isEmpty { return nil }
+            resolved.placeStoreIDs = stores
         }
-        return conditions.filters(query, categoryPaths: paths, placeStoreIDs: placeStoreIDs)
+        return resolved
     }
 }

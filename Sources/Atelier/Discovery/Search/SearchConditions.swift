@@ -84,17 +84,12 @@ struct SearchConditions {
         return (ranked.from, ranked.match)
     }
 
-    /// SQLite, a search by its words alone: the FROM clause and condition of every product the words
-    /// match that such a search lists, as `p`, a row of `product_search_facets` (the store, brand and
-    /// category as facet numbers). The condition is `filters` for a query without filters: an active
-    /// product of an active public store.
-    func listedMatchesByNumber(_ tokens: [String]) -> (from: SQLQueryString, match: SQLQueryString) {
+    /// SQLite: the FROM clause and condition of every product the words match that passes
+    /// `filters` (from `filtersByNumber`), as `p`, a row of `product_search_facets` (the store,
+    /// brand and category as facet numbers).
+    func listedMatchesByNumber(_ tokens: [String], filters: SQLQueryString) -> (from: SQLQueryString, match: SQLQueryString) {
         ("product_search_fts JOIN product_search_facets p ON p.doc_id = product_search_fts.rowid",
-         """
-         product_search_fts MATCH \(bind: matchExpression(tokens)) AND p.active = 1 AND \(unsafeRaw: plain("p.store_no")) IN
-         (SELECT n.no FROM search_facet_numbers n JOIN \(ident: Store.schema) s ON s.id = n.id
-         WHERE \(Store.isPublicSQL()))
-         """)
+         "product_search_fts MATCH \(bind: matchExpression(tokens)) AND \(filters)")
     }
 
     /// Every value of `column` over the rows of a query, joined by commas into one string (NULLs
@@ -113,21 +108,54 @@ struct SearchConditions {
             sql += " AND \(unsafeRaw: storeColumn) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE \(Store.isPublicSQL()))"
         }
         if !categoryPaths.isEmpty {
-            let ranges = categoryPaths.map { path -> SQLQueryString in
-                "(c.path >= \(bind: path) AND c.path < \(bind: Category.subtreeEnd(path)))"
-            }
-            sql += " AND p.category_id IN (SELECT c.id FROM \(ident: Category.schema) c WHERE \(ranges.joined(separator: " OR ")))"
+            sql += " AND p.category_id IN (SELECT c.id FROM \(ident: Category.schema) c WHERE \(subtrees(categoryPaths)))"
         }
         if !q.storeIDs.isEmpty { sql += " AND p.store_id IN (\(binds: q.storeIDs))" }
         return sql + attributeFilters(q)
     }
 
+    /// SQLite: the same filters on a row of `product_search_facets`, where the store, brand and
+    /// category are facet numbers; nil when the query filters on what that row does not hold (sizes
+    /// in stock, styles).
+    func filtersByNumber(_ q: ProductSearchQuery, categoryPaths: [String], placeStoreIDs: [UUID]?) -> SQLQueryString? {
+        guard q.sizes.isEmpty, q.styles?.isEmpty ?? true else { return nil }
+        var sql: SQLQueryString = "p.active = 1 AND \(unsafeRaw: plain("p.store_no")) IN "
+        if let placeStoreIDs {
+            sql += Self.facetNumbers(of: placeStoreIDs)
+        } else {
+            sql += "(SELECT n.no FROM search_facet_numbers n JOIN \(ident: Store.schema) s ON s.id = n.id WHERE \(Store.isPublicSQL()))"
+        }
+        if !categoryPaths.isEmpty {
+            sql += """
+                 AND p.category_no IN (SELECT n.no FROM search_facet_numbers n JOIN \(ident: Category.schema) c ON c.id = n.id WHERE \(subtrees(categoryPaths)))
+                """
+        }
+        if !q.storeIDs.isEmpty { sql += " AND p.store_no IN \(Self.facetNumbers(of: q.storeIDs))" }
+        return sql + attributeFilters(q, byNumber: true)
+    }
+
+    /// The facet numbers of some stores, brands or categories, as a subquery.
+    private static func facetNumbers(of ids: [UUID]) -> SQLQueryString {
+        "(SELECT n.no FROM search_facet_numbers n WHERE n.id IN (\(binds: ids)))"
+    }
+
+    /// Categories `c` in the subtrees of `paths`.
+    private func subtrees(_ paths: [String]) -> SQLQueryString {
+        let ranges = paths.map { path -> SQLQueryString in
+            "(c.path >= \(bind: path) AND c.path < \(bind: Category.subtreeEnd(path)))"
+        }
+        return ranges.joined(separator: " OR ")
+    }
+
     /// The filters on a product's own attributes (brand, colour, style, size in stock, gender, price,
     /// sale), each as " AND …"; empty when the query has none. The discover feed adds them for a
-    /// person's shopping preferences (ShoppingPreferences).
-    func attributeFilters(_ q: ProductSearchQuery) -> SQLQueryString {
+    /// person's shopping preferences (ShoppingPreferences). `byNumber`: on a row of
+    /// `product_search_facets` (`filtersByNumber`), which has no sizes or styles.
+    func attributeFilters(_ q: ProductSearchQuery, byNumber: Bool = false) -> SQLQueryString {
         var sql: SQLQueryString = ""
-        if !q.brandIDs.isEmpty { sql += " AND p.brand_id IN (\(binds: q.brandIDs))" }
+        if !q.brandIDs.isEmpty {
+            sql += byNumber ? " AND p.brand_no IN \(Self.facetNumbers(of: q.brandIDs))" : " AND p.brand_id IN (\(binds: q.brandIDs))"
+        }
         if !q.colors.isEmpty {
             let tests = q.colors.map { color -> SQLQueryString in "(',' || p.colors || ',') LIKE \(bind: "%,\(color),%")" }
             sql += " AND (\(tests.joined(separator: " OR ")))"
@@ -138,8 +166,8 @@ struct SearchConditions {
                 """
         }
         if !q.genders.isEmpty { sql += " AND p.gender IN (\(binds: q.productGenders))" }
-        // Styles and currency are read from products by id: on SQLite `p` may be a search-keys row,
-        // which carries only the columns every search filters on.
+        // Styles, and the currency but by number, are read from products by id: on SQLite `p` may
+        // be a search-keys row, which carries only the columns every search filters on.
         if let styles = q.styles, !styles.isEmpty {
             let tests = styles.map { style -> SQLQueryString in "(',' || sp.styles || ',') LIKE \(bind: "%,\(style),%")" }
             sql += " AND EXISTS (SELECT 1 FROM \(ident: Product.schema) sp WHERE sp.id = p.id AND (\(tests.joined(separator: " OR "))))"
@@ -149,7 +177,10 @@ struct SearchConditions {
         if let max = q.priceMax { price.append("p.price_minor <= \(bind: max)") }
         if !price.isEmpty {
             if let currency = q.priceCurrency {
-                sql += " AND ((\(price.joined(separator: " AND "))) OR EXISTS (SELECT 1 FROM \(ident: Product.schema) cp WHERE cp.id = p.id AND cp.currency <> \(bind: currency)))"
+                let otherCurrency: SQLQueryString = byNumber
+                    ? "p.currency <> \(bind: currency)"
+                    : "EXISTS (SELECT 1 FROM \(ident: Product.schema) cp WHERE cp.id = p.id AND cp.currency <> \(bind: currency))"
+                sql += " AND ((\(price.joined(separator: " AND "))) OR \(otherCurrency))"
             } else {
                 sql += " AND \(price.joined(separator: " AND "))"
             }
