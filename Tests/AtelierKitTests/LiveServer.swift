@@ -25,7 +25,7 @@ final class LiveServer: Sendable {
         app.middleware.use(UUIDCasingMiddleware { finding in upperCaseIDs.mutate { $0.append(finding) } }, at: .beginning)
         app.http.server.configuration.hostname = "127.0.0.1"
         app.http.server.configuration.port = 0
-        try await app.server.start()
+        try app.server.start()
         guard let port = app.http.server.shared.localAddress?.port else {
             throw Abort(.internalServerError, reason: "The test server has no port.")
         }

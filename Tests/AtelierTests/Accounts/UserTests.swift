@@ -16,7 +16,7 @@ struct UserTests {
             try await user.save(on: t.app.db)
             let sql = t.app.db as! any SQLDatabase
             let row = try #require(try await sql.raw("SELECT * FROM \(ident: User.schema) WHERE id = \(bind: user.requireID())").first())
-            let read = try row.decode(model: User.self)
+            let read = try row.decode(fluentModel: User.self)
             #expect(read.displayName == "Ana" && read.email == user.email && read.radiusKm == 10 && read.homeLat == nil)
             #expect(!read.hasChanges)
             // Another writer changes the city meanwhile; saving the name must not undo it.

@@ -71,7 +71,7 @@ struct ProductCardTests {
             }
             t.app.http.server.configuration.hostname = "127.0.0.1"
             t.app.http.server.configuration.port = 0
-            try await t.app.server.start()
+            try t.app.server.start()
             let port = try #require(t.app.http.server.shared.localAddress?.port)
             let url = URI(string: "http://127.0.0.1:\(port)/api/v1/products?limit=20")
             let plain = try await t.app.client.get(url)

@@ -52,7 +52,7 @@ final class FakeStripe: Sendable {
             ])
             return Response(status: .ok, headers: ["Content-Type": "application/json"], body: .init(data: body))
         }
-        try await app.server.start()
+        try app.server.start()
         let port = try #require(app.http.server.shared.localAddress?.port)
         return FakeStripe(app: app, port: port, intents: box)
     }

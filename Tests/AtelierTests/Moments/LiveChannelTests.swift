@@ -65,7 +65,7 @@ struct LiveChannelTests {
 
             t.app.http.server.configuration.hostname = "127.0.0.1"
             t.app.http.server.configuration.port = 0
-            try await t.app.server.start()
+            try t.app.server.start()
             let port = try #require(t.app.http.server.shared.localAddress?.port)
             let group = t.app.eventLoopGroup
             let anaLive = try await LiveTestClient.connect(port: port, token: ana.accessToken, on: group)
@@ -120,7 +120,7 @@ struct LiveChannelTests {
             let moment = try await t.createMoment(ana)
             t.app.http.server.configuration.hostname = "127.0.0.1"
             t.app.http.server.configuration.port = 0
-            try await t.app.server.start()
+            try t.app.server.start()
             let port = try #require(t.app.http.server.shared.localAddress?.port)
             let benLive = try await LiveTestClient.connect(port: port, token: ben.accessToken, on: t.app.eventLoopGroup)
             #expect(await benLive.next("ready") != nil)
@@ -147,7 +147,7 @@ struct LiveShutdownTests {
             let ana = try await t.signUp(name: "Ana")
             t.app.http.server.configuration.hostname = "127.0.0.1"
             t.app.http.server.configuration.port = 0
-            try await t.app.server.start()
+            try t.app.server.start()
             let port = try #require(t.app.http.server.shared.localAddress?.port)
             let live = try await LiveTestClient.connect(port: port, token: ana.accessToken, on: t.app.eventLoopGroup)
             #expect(await live.next("ready") != nil)

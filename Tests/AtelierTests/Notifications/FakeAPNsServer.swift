@@ -145,7 +145,7 @@ enum LocalTLSServer {
         app.http.server.configuration.supportVersions = http2Only ? [.two] : [.one, .two]
         app.http.server.configuration.tlsConfiguration = .makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(folder + "/cert.pem").map { .certificate($0) },
-            privateKey: .file(folder + "/key.pem"))
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: folder + "/key.pem", format: .pem)))
         return (app, certificatePEM)
     }
 

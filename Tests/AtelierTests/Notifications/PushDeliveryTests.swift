@@ -307,7 +307,7 @@ struct PushDeliveryTests {
             #expect(try await t.deliveries(of: person).map(\.status) == ["sent"])
 
             // A job that failed for good is listed with its reason and can be run again.
-            try await t.app.atelier.writeTransaction(on: t.app.db) { tx in
+            _ = try await t.app.atelier.writeTransaction(on: t.app.db) { tx in
                 try await JobQueue.enqueue(DeliverPushJob.self, .init(deliveryID: UUID()), key: "broken", runAt: t.clock.now(), on: tx, now: t.clock.now())
             }
             try await Job.query(on: t.app.db).filter(\.$key == "broken").set(\.$status, to: "failed").set(\.$lastError, to: "provider down").update()

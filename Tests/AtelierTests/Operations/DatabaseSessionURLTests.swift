@@ -28,7 +28,7 @@ struct DatabaseSessionURLTests {
         PostgresConnectionName.tag(&configuration, as: "listen")
         let names = configuration.options.additionalStartupParameters.filter { $0.0 == "application_name" }.map(\.1)
         #expect(names.count == 1)
-        let name = try? #require(names.first)
+        let name = names.first
         #expect(name?.hasPrefix("atelier listen ") == true && name?.hasSuffix(":\(ProcessInfo.processInfo.processIdentifier)") == true, "\(names)")
         #expect(PostgresConnectionName.name(String(repeating: "x", count: 100)).utf8.count <= 63)
     }

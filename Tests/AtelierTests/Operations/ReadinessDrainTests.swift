@@ -12,7 +12,7 @@ struct ReadinessDrainTests {
             #expect(try await t.send(.GET, "/health/ready").status == .ok)
             t.app.http.server.configuration.hostname = "127.0.0.1"
             t.app.http.server.configuration.port = 0
-            try await t.app.server.start()
+            try t.app.server.start()
             let started = Date()
             let drain = Task { await RequestDrain().shutdownAsync(t.app) }
             try await Task.sleep(for: .milliseconds(300))
