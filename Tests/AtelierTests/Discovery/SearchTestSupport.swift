@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import SQLKit
 import Testing
 import VaporTesting
 
@@ -60,5 +61,17 @@ extension TestApp {
             cursor = page.nextCursor
         } while cursor != nil
         return items
+    }
+}
+
+extension ProductSearch {
+    /// A validated query's filters in both forms the search writes: by id (on every database) and by
+    /// facet number (SQLite; the query's filters must all be ones the numbered rows hold). nil when
+    /// nothing can match (a place with no store in it).
+    func filtersBothWays(_ query: ProductSearchQuery) async throws -> (byID: SQLQueryString, byNumber: SQLQueryString)? {
+        guard let resolved = try await resolveFilters(of: query) else { return nil }
+        let (paths, places) = (resolved.categoryPaths, resolved.placeStoreIDs)
+        let byNumber = try #require(conditions.filtersByNumber(query, categoryPaths: paths, placeStoreIDs: places))
+        return (conditions.filters(query, categoryPaths: paths, placeStoreIDs: places), byNumber)
     }
 }

@@ -79,10 +79,7 @@ struct SearchTopRankedTests {
             var compared = 0
             for raw in queries {
                 let query = try raw.validated()
-                let resolved = try #require(try await search.resolveFilters(of: query))
-                let (paths, places) = (resolved.categoryPaths, resolved.placeStoreIDs)
-                let filters = search.conditions.filters(query, categoryPaths: paths, placeStoreIDs: places)
-                let numbered = try #require(search.conditions.filtersByNumber(query, categoryPaths: paths, placeStoreIDs: places))
+                let (filters, numbered) = try #require(try await search.filtersBothWays(query))
                 let everything = try await search.rankFully(query.tokens, filters: filters, sort: .relevance, cursor: nil, rows: 100)
                 #expect(everything.count >= 3, "\(query)")
                 for rows in 1...4 {

@@ -8,7 +8,8 @@ import SQLKit
 /// per match. The triggers are made again to copy them; PostgreSQL does not have the table.
 struct AddSearchFacetFilterColumns: AsyncMigration {
     static let addedColumns: [CreateProductSearchFacets.CopiedColumn] = [
-        .same("gender"), .same("price_minor"), .same("original_price_minor"), .same("currency"),
+        .same("gender", type: "TEXT NOT NULL DEFAULT ''"), .same("price_minor", type: "INTEGER NOT NULL DEFAULT 0"),
+        .same("original_price_minor", type: "INTEGER"), .same("currency", type: "TEXT NOT NULL DEFAULT ''"),
     ]
 
     /// Every copied column after this migration, in the table's order after `doc_id`.
@@ -18,9 +19,8 @@ struct AddSearchFacetFilterColumns: AsyncMigration {
         let sql = database as! any SQLDatabase
         guard sql.dialect.name == "sqlite" else { return }
         try await Self.dropCopyingTriggers(on: sql)
-        for definition in ["gender TEXT NOT NULL DEFAULT ''", "price_minor INTEGER NOT NULL DEFAULT 0", "original_price_minor INTEGER",
-                           "currency TEXT NOT NULL DEFAULT ''"] {
-            try await sql.raw("ALTER TABLE product_search_facets ADD COLUMN \(unsafeRaw: definition)").run()
+        for column in Self.addedColumns {
+            try await sql.raw("ALTER TABLE product_search_facets ADD COLUMN \(unsafeRaw: column.name) \(unsafeRaw: column.type ?? "")").run()
         }
         let names = Self.addedColumns.map(\.name).joined(separator: ", ")
         try await sql.raw("""

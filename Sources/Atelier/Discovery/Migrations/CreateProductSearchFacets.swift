@@ -54,15 +54,18 @@ struct CreateProductSearchFacets: AsyncMigration {
         try await sql.raw("DROP TABLE IF EXISTS search_facet_numbers").run()
     }
 
-    /// A column of `product_search_facets` copied from the product: the product columns it reads
-    /// and its value from a product row aliased as given.
+    /// A column of `product_search_facets` copied from the product: the product columns it reads,
+    /// its SQL type when a later migration adds it, and its value from a product row aliased as given.
     struct CopiedColumn: Sendable {
         var name: String
         var reads: [String]
+        var type: String? = nil
         var value: @Sendable (_ product: String) -> String
 
         /// A product column copied as it is.
-        static func same(_ name: String) -> CopiedColumn { .init(name: name, reads: [name]) { "\($0).\(name)" } }
+        static func same(_ name: String, type: String? = nil) -> CopiedColumn {
+            .init(name: name, reads: [name], type: type) { "\($0).\(name)" }
+        }
 
         /// An id replaced by its facet number.
         static func numbered(_ name: String, from column: String) -> CopiedColumn {
@@ -70,7 +73,8 @@ struct CreateProductSearchFacets: AsyncMigration {
         }
     }
 
-    /// The columns after `doc_id`, as this migration made them.
+    /// The columns after `doc_id`, as this migration made them. Frozen: a later migration adds its
+    /// own list (`AddSearchFacetFilterColumns.addedColumns`).
     static let copiedColumns: [CopiedColumn] = [
         .init(name: "active", reads: ["status"]) { "\($0).status = '\(Product.Status.active.rawValue)'" },
         .numbered("store_no", from: "store_id"), .numbered("brand_no", from: "brand_id"),
@@ -80,6 +84,9 @@ struct CreateProductSearchFacets: AsyncMigration {
     /// The triggers that keep every row exact: it comes with the product's search document (its
     /// store, brand and category numbered first) and follows every change of the columns it copies.
     /// (`product_search_facets_ad`, the row going with the document, does not depend on them.)
+    /// Shipped migrations call this, `values(of:from:)` and `numbering`, each with its own list of
+    /// columns: a change here changes what they made on a new database. A new trigger shape belongs
+    /// in a new function of the migration that needs it.
     static func createTriggers(on sql: any SQLDatabase, copying columns: [CopiedColumn]) async throws {
         let names = columns.map(\.name).joined(separator: ", ")
         var read: [String] = []
