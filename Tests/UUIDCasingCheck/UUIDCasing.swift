@@ -85,8 +85,9 @@ public struct UUIDCasingMiddleware: AsyncMiddleware {
         }
         var asked = request.url.string
         for (name, value) in request.headers { asked += "\n\(name): \(value)" }
-        // Only a text body can echo an id. A photo's bytes are not read: decoding megabytes of
-        // invalid UTF-8 cost minutes under the test runner, which records a backtrace per repair.
+        // Echoes are looked for in text bodies only; a photo or a multipart upload is not read.
+        // Decoding megabytes of invalid UTF-8 took minutes under the test runner, which records
+        // backtraces for the errors thrown while repairing it.
         if let sent = request.body.data, UUIDCasing.isText(contentType: request.headers.first(name: .contentType)) {
             asked += "\n" + String(decoding: sent.readableBytesView, as: UTF8.self)
         }

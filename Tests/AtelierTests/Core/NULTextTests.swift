@@ -71,9 +71,9 @@ struct NULTextTests {
             #expect(JSONNULScan.fieldHoldingNUL(Data(#"{"a":[{"b":"x"},{"c":"\u0000"}]}"#.utf8)) == "a[1].c")
             #expect(!JSONNULScan.mayHoldNUL(Array(#"{"a":"\\u0000"}"#.utf8)) || JSONNULScan.fieldHoldingNUL(Data(#"{"a":"\\u0000"}"#.utf8)) == nil)
             // JSON bodies (and untyped ones) are scanned; a photo's or a form's bytes are not.
-            #expect(JSONNULScan.mayBeJSON(nil) && JSONNULScan.mayBeJSON(.json))
-            #expect(JSONNULScan.mayBeJSON(HTTPMediaType(type: "application", subType: "Problem+JSON")))
-            #expect(!JSONNULScan.mayBeJSON(.jpeg) && !JSONNULScan.mayBeJSON(.urlEncodedForm) && !JSONNULScan.mayBeJSON(.formData))
+            #expect(HTTPMediaType.mayBeJSON(nil) && HTTPMediaType.mayBeJSON(.json))
+            #expect(HTTPMediaType.mayBeJSON(HTTPMediaType(type: "application", subType: "Problem+JSON")))
+            #expect(!HTTPMediaType.mayBeJSON(.jpeg) && !HTTPMediaType.mayBeJSON(.urlEncodedForm) && !HTTPMediaType.mayBeJSON(.formData))
         }
     }
 }

@@ -7,7 +7,8 @@ import Vapor
 /// Runs after `JSONBodyLimitMiddleware`, which has collected the body.
 struct NULTextMiddleware: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        if let body = request.body.data, JSONNULScan.mayBeJSON(request.headers.contentType),
+        // Only a JSON body can name the field; a photo's or a form's bytes are not scanned.
+        if let body = request.body.data, HTTPMediaType.mayBeJSON(request.headers.contentType),
             body.withUnsafeReadableBytes({ JSONNULScan.mayHoldNUL($0) }),
             let field = JSONNULScan.fieldHoldingNUL(Data(buffer: body))
         {
@@ -19,14 +20,6 @@ struct NULTextMiddleware: AsyncMiddleware {
 
 enum JSONNULScan {
     private static let escape = Array(#"\u0000"#.utf8)
-
-    /// A body sent as JSON, or without a type (the decoder may still read it as JSON). A photo's
-    /// or a form's bytes are not scanned: only a JSON body can name the field.
-    static func mayBeJSON(_ type: HTTPMediaType?) -> Bool {
-        guard let type else { return true }
-        let subType = type.subType.lowercased()
-        return subType == "json" || subType.hasSuffix("+json")
-    }
 
     /// JSON can carry NUL only as the escape `\u0000`, so bodies without those bytes (nearly all)
     /// are passed without parsing.

@@ -27,14 +27,22 @@ struct JSONBodyLimitMiddleware: AsyncMiddleware {
     let maxBytes: Int
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let type = request.headers.contentType
-        let isJSON = type == nil || type?.subType == "json" || type?.subType.hasSuffix("+json") == true
-        if isJSON, request.method != .GET, request.method != .HEAD {
+        if HTTPMediaType.mayBeJSON(request.headers.contentType), request.method != .GET, request.method != .HEAD {
             if let length = request.headers.first(name: .contentLength).flatMap(Int.init), length > maxBytes {
                 throw Problem(.payloadTooLarge, detail: "The body is larger than \(maxBytes) bytes.")
             }
             _ = try await request.body.collect(max: maxBytes).get()
         }
         return try await next.respond(to: request)
+    }
+}
+
+extension HTTPMediaType {
+    /// A request body the API may read as JSON: typed `json` or `+json` (media types are
+    /// case-insensitive), or untyped. The body limit and the NUL scan agree on it through this.
+    static func mayBeJSON(_ type: HTTPMediaType?) -> Bool {
+        guard let type else { return true }
+        let subType = type.subType.lowercased()
+        return subType == "json" || subType.hasSuffix("+json")
     }
 }
