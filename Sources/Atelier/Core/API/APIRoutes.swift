@@ -13,11 +13,15 @@ enum APIRoutes {
             IdempotencyMiddleware(),
             RequestContextMiddleware(),
             ReadYourWritesMiddleware()))
-        let transport = VaporTransport(routesBuilder: api)
-        try APIHandler(app: app).registerHandlers(
-            on: transport, serverURL: URL(string: "/api/v1")!,
-            // Compact JSON (the runtime's default pretty-prints); sorted keys keep bodies, and so ETags, stable.
-            configuration: Configuration(dateTranscoder: LenientISO8601Dates(), jsonEncodingOptions: [.sortedKeys]))
+        let handler = APIHandler(app: app)
+        let serverURL = URL(string: "/api/v1")!
+        // Compact JSON (the runtime's default pretty-prints); sorted keys keep bodies, and so ETags, stable.
+        let configuration = Configuration(dateTranscoder: LenientISO8601Dates(), jsonEncodingOptions: [.sortedKeys])
+        let transport = JSONBytesTransport(
+            base: VaporTransport(routesBuilder: api),
+            replacements: try APIHandler.jsonBytesOperations(handler, serverURL: serverURL, configuration: configuration))
+        try handler.registerHandlers(on: transport, serverURL: serverURL, configuration: configuration)
+        try transport.checkEveryReplacementRegistered()
 
         PaymentWebhookRoute.register(app)
         AffiliateRedirect.register(app)
