@@ -32,7 +32,7 @@ extension Components.Schemas.CardPhoto {
     static let cardWidth = 540
 
     /// nil for a photo without variants (nothing to show).
-    init?(_ media: Media, service: MediaService) {
+    init?(_ media: some MediaImage, service: MediaService) {
         let variants = media.variants
         let jpegs = variants.filter { $0.format == "jpeg" }.sorted { $0.width < $1.width }
         let webps = variants.filter { $0.format == "webp" }.sorted { $0.width < $1.width }

@@ -30,7 +30,7 @@ struct ProductCardView: Sendable {
     var store: StoreLine
     var brandName: String?
     /// The first photo; nil for a product without one.
-    var photo: Media?
+    var photo: MediaLine?
 
     var isActive: Bool { status == Product.Status.active.rawValue }
 }
@@ -75,13 +75,13 @@ struct ProductCardReader {
         p.like_count, p.created_at, p.store_id, s.name AS s_name, s.slug AS s_slug, s.city AS s_city, s.lat AS s_lat,
         s.lng AS s_lng, s.status AS s_status, s.members_only AS s_members_only, b.name AS b_name
         """
-    private static let photoColumns = ProductViewReader.mediaColumns(prefix: "m_")
+    private static let photoColumns = MediaLine.columns(prefix: "m_")
 
     private func card(_ raw: any SQLRow) throws -> ProductCardView {
         let row = FastColumns(raw, textUUIDs: textUUIDs)
         let storeIsActive = try row.value("s_status", as: String.self) == Store.Status.active.rawValue
         let storeIsMembersOnly = try row.value("s_members_only", as: Bool.self)
-        let photo = try raw.decodeNil(column: "m_id") ? nil : try ProductViewReader.media(raw, textUUIDs: textUUIDs, prefix: "m_")
+        let photo = try raw.decodeNil(column: "m_id") ? nil : try MediaLine(row, prefix: "m_")
         return ProductCardView(
             id: try row.uuid("id"), title: try row.value("title"), gender: try row.value("gender"),
             priceMinor: try row.value("price_minor"), originalPriceMinor: try row.optional("original_price_minor"),

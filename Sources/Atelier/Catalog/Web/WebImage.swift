@@ -11,7 +11,7 @@ struct WebImage: Encodable, Sendable {
     var placeholder: String
     var alt: String
 
-    init?(_ media: Media?, alt: String, service: MediaService, preferredWidth: Int = 540) {
+    init?(_ media: (some MediaImage)?, alt: String, service: MediaService, preferredWidth: Int = 540) {
         guard let media else { return nil }
         let variants = service.imageURLs(media)
         let jpegs = variants.filter { $0.0.format != "webp" }

@@ -157,14 +157,14 @@ struct MediaService {
         return stale.count
     }
 
-    func imageURLs(_ media: Media) -> [(MediaVariant, String)] {
+    func imageURLs(_ media: some MediaImage) -> [(MediaVariant, String)] {
         let variants = media.variants
         return Array(zip(variants, imageURLs(media, of: variants)))
     }
 
     /// The URLs of some of `media`'s variants, in order, for a caller that shows only those (a
     /// card). Public media at a stable address; any other signed for a while.
-    func imageURLs(_ media: Media, of variants: [MediaVariant]) -> [String] {
+    func imageURLs(_ media: some MediaImage, of variants: [MediaVariant]) -> [String] {
         let signer = library.signer
         guard media.visibility == Media.Visibility.public.rawValue else {
             return variants.map { signer.privateURL(key: $0.key, now: now) }
