@@ -8,7 +8,10 @@ import Yams
 
 /// `/api/docs` against openapi.yaml read here on its own, as a plain YAML tree (not through the
 /// page's OpenAPIKit model), so the page cannot agree with itself and miss the contract.
-@Suite("API reference page")
+// One page at a time: the reference is about a megabyte of HTML, which Leaf renders on an event loop
+// (seconds each in a debug build, beside the other suites). Four at once held both loops so long that a
+// request's wait for a database connection passed the pool's 10 s (`connectionRequestTimeout` in CI, stop 42).
+@Suite("API reference page", .serialized)
 struct APIDocsPageTests {
     struct ContractOperation {
         var method: String
