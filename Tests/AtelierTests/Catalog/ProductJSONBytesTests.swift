@@ -1,5 +1,7 @@
 import AtelierAPI
 import Foundation
+import HTTPTypes
+@_spi(Generated) import OpenAPIRuntime
 import Testing
 import VaporTesting
 
@@ -75,6 +77,24 @@ struct ProductJSONBytesTests {
         for page in [fullPage, .init(items: [Self.minimalCard], nextCursor: nil), .init(items: [])] {
             #expect(try JSONBytesTests.writerBytes(page) == (try await JSONBytesTests.encoderBytes(page)))
         }
+    }
+
+    @Test("the replaced operations read every parameter the contract gives them")
+    func everyParameter() throws {
+        // The generated input types follow the contract: a parameter added there appears here, and
+        // the replacement must read it (a new optional one would otherwise be silently ignored).
+        let converter = Converter(configuration: Configuration(dateTranscoder: LenientISO8601Dates(), jsonEncodingOptions: [.sortedKeys]))
+        let names = Mirror(reflecting: Operations.ListProducts.Input.Query()).children.compactMap(\.label)
+        #expect(names.count >= 6)
+        var request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/api/v1/products?" + names.map { "\($0)=1" }.joined(separator: "&"))
+        request.headerFields[.accept] = "application/json"
+        let list = try APIHandler.listProductsInput(request, converter)
+        #expect(Self.missing(in: list) == [], "parameters of listProducts the replacement does not read")
+
+        let pathNames = Mirror(reflecting: Operations.GetProduct.Input.Path(productId: "")).children.compactMap(\.label)
+        let metadata = ServerRequestMetadata(pathParameters: Dictionary(uniqueKeysWithValues: pathNames.map { ($0, Substring("1")) }))
+        let page = try APIHandler.getProductInput(request, metadata, converter)
+        #expect(Self.missing(in: page) == [] && page.path.productId == "1" && !page.headers.accept.isEmpty)
     }
 
     /// The body re-encoded by the generated server's encoder after decoding it as the contract's type.
