@@ -11,14 +11,14 @@ import Testing
 struct JSONBytesTests {
     /// The generated server's own JSON path: the API's configuration, `setResponseBodyAsJSON`.
     static func encoderBytes(_ value: some Encodable & Sendable) async throws -> [UInt8] {
-        let converter = Converter(configuration: Configuration(dateTranscoder: LenientISO8601Dates(), jsonEncodingOptions: [.sortedKeys]))
+        let converter = Converter(configuration: APIRoutes.configuration)
         var fields = HTTPFields()
         let body = try converter.setResponseBodyAsJSON(value, headerFields: &fields, contentType: "application/json")
         return Array(try await Data(collecting: body, upTo: .max))
     }
 
     static func writerBytes(_ value: some JSONBytesEncodable) throws -> [UInt8] {
-        var json = JSONBytes(dates: LenientISO8601Dates())
+        var json = JSONBytes(dates: APIRoutes.configuration.dateTranscoder)
         try value.writeJSON(to: &json)
         return json.bytes
     }

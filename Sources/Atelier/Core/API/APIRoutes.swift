@@ -3,6 +3,10 @@ import OpenAPIVapor
 import Vapor
 
 enum APIRoutes {
+    /// The generated server's: compact JSON (the runtime's default pretty-prints); sorted keys keep
+    /// bodies, and so ETags, stable. `JSONBytes` writes the same bytes, and its tests compare with this.
+    static let configuration = Configuration(dateTranscoder: LenientISO8601Dates(), jsonEncodingOptions: [.sortedKeys])
+
     static func register(_ app: Application) throws {
         let api = app.grouped(AsyncMiddlewareChain(
             RawHeadersMiddleware(),
@@ -15,12 +19,10 @@ enum APIRoutes {
             ReadYourWritesMiddleware()))
         let handler = APIHandler(app: app)
         let serverURL = URL(string: "/api/v1")!
-        // Compact JSON (the runtime's default pretty-prints); sorted keys keep bodies, and so ETags, stable.
-        let configuration = Configuration(dateTranscoder: LenientISO8601Dates(), jsonEncodingOptions: [.sortedKeys])
         let transport = JSONBytesTransport(
             base: VaporTransport(routesBuilder: api),
-            replacements: try APIHandler.jsonBytesOperations(handler, serverURL: serverURL, configuration: configuration))
-        try handler.registerHandlers(on: transport, serverURL: serverURL, configuration: configuration)
+            replacements: try APIHandler.jsonBytesOperations(handler, serverURL: serverURL, configuration: Self.configuration))
+        try handler.registerHandlers(on: transport, serverURL: serverURL, configuration: Self.configuration)
         try transport.checkEveryReplacementRegistered()
 
         PaymentWebhookRoute.register(app)
