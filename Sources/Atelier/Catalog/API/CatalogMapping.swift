@@ -5,7 +5,7 @@ import Foundation
 /// Catalog rows to API bodies. Images are looked up in batches by `CatalogImages`.
 struct CatalogImages {
     let media: MediaService
-    private var rows: [UUID: Media] = [:]
+    private var rows: [UUID: MediaLine] = [:]
 
     init(media: MediaService) {
         self.media = media
@@ -62,7 +62,7 @@ extension Components.Schemas.Product {
         let product = view.product
         let media = images.media
         self.init(
-            id: product.id!.idString,
+            id: product.id.idString,
             store: .init(id: view.store.id!.idString, name: view.store.name, slug: view.store.slug, city: view.store.city,
                          logo: images.image(view.store.logoMediaID)),
             brand: view.brand.map { .init($0, images: images) },
@@ -73,12 +73,12 @@ extension Components.Schemas.Product {
             originalPrice: product.originalPriceMinor.map { .init(amount: Int64($0), currency: product.currency) },
             colors: product.colors, colorName: product.colorName, fabric: product.fabric, styles: product.styles,
             variants: view.variants.map {
-                .init(id: $0.id!.idString, size: $0.size, color: $0.color, stock: $0.stock, available: $0.available, sku: $0.sku)
+                .init(id: $0.id.idString, size: $0.size, color: $0.color, stock: $0.stock, available: $0.available, sku: $0.sku)
             },
             photos: view.photos.map { .init($0, service: media) },
             status: .init(rawValue: product.status) ?? .inactive, minAge: product.minAge, externalUrl: product.externalURL,
             rating: product.reviewCount > 0 ? .init(average: Double(product.ratingSum) / Double(product.reviewCount), count: product.reviewCount) : nil,
-            likeCount: product.likeCount, webUrl: "\(baseURL)/products/\(product.id!.idString)",
+            likeCount: product.likeCount, webUrl: "\(baseURL)/products/\(product.id.idString)",
             createdAt: product.createdAt, updatedAt: product.updatedAt)
     }
 }

@@ -39,11 +39,23 @@ final class Product: Model, @unchecked Sendable {
     @Field(key: "updated_at") var updatedAt: Date
 
     init() {}
+}
 
-    var isActive: Bool { status == Status.active.rawValue }
+/// What a product's columns say beyond themselves: `Product` (the model) and `ProductLine` (the
+/// plain row a product's page reads) have it.
+protocol ProductColumns {
+    var colorsList: String { get }
+    var stylesList: String { get }
+    var status: String { get }
+}
+
+extension ProductColumns {
+    var isActive: Bool { status == Product.Status.active.rawValue }
     var colors: [String] { colorsList.split(separator: ",").map(String.init) }
     var styles: [String] { stylesList.split(separator: ",").map(String.init) }
 }
+
+extension Product: ProductColumns {}
 
 /// One size (and optionally colour) of a product, with its stock.
 final class ProductVariant: Model, @unchecked Sendable {
@@ -65,10 +77,22 @@ final class ProductVariant: Model, @unchecked Sendable {
     @OptionalField(key: "gtin") var gtin: String?
 
     init() {}
+}
 
+/// A variant's stock as orders count it: `ProductVariant` (the model) and `VariantLine` (the plain
+/// row a product's page reads) have it.
+protocol VariantStock {
+    var stock: Int { get }
+    var held: Int { get }
+    var allocated: Int { get }
+}
+
+extension VariantStock {
     /// What can still be ordered; never below 0.
     var available: Int { max(0, stock - held - allocated) }
 }
+
+extension ProductVariant: VariantStock {}
 
 /// The ordered photos of a product (the media rows are attached to the product as their owner).
 final class ProductPhoto: Model, @unchecked Sendable {

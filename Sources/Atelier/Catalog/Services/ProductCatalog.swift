@@ -4,13 +4,13 @@ import SQLKit
 
 /// A product with everything a product card needs, loaded in a few batched queries.
 struct ProductView: Sendable {
-    var product: Product
+    var product: ProductLine
     var store: Store
     var brand: Brand?
     var category: Category
     var trail: [String]
-    var variants: [ProductVariant]
-    var photos: [Media]
+    var variants: [VariantLine]
+    var photos: [MediaLine]
 }
 
 /// Reads of products: one product, a store's tab, the active products under a category.

@@ -5,7 +5,8 @@ import SQLKit
 /// Product views read with plain SQL: the hot path of product lists and product pages (issue 9).
 /// One statement reads the products with their store, brand, category and category trail joined,
 /// one the variants, one the photos with their media. Rows become models field by field, without
-/// Fluent's per-row reflection and query building, which cost more than SQLite itself here.
+/// Fluent's per-row reflection and query building, which cost more than SQLite itself here; the
+/// variants and photos, a product's most rows, become plain rows (`VariantLine`, `MediaLine`).
 struct ProductViewReader {
     let sql: any SQLDatabase
     private let textUUIDs: Bool
@@ -22,7 +23,7 @@ struct ProductViewReader {
         // The variants and photos need only the ids asked for: the three statements go together
         // (one trip to the thread that reads, on SQLite's read pool: `BatchedReads`).
         let rows = try await sql.readAll([productsQuery(where: "p.id IN (\(binds: unique))", orderBy: "p.id"), variantsQuery(unique), photosQuery(unique)])
-        return try assemble(products: rows[0], variants: rows[1], photos: rows[2]).inOrder(of: ids) { $0.product.id! }
+        return try assemble(products: rows[0], variants: rows[1], photos: rows[2]).inOrder(of: ids) { $0.product.id }
     }
 
     /// The views of the products that `condition` (on products `p`) admits, in `order`, at most `limit`.
@@ -36,7 +37,7 @@ struct ProductViewReader {
 
     private func productsQuery(where condition: SQLQueryString, orderBy order: String, limit: Int? = nil) -> SQLQueryString {
         var query: SQLQueryString = """
-            SELECT \(unsafeRaw: Self.productColumns), \(unsafeRaw: Self.storeColumns), \(unsafeRaw: Self.brandColumns),
+            SELECT \(unsafeRaw: ProductLine.columns), \(unsafeRaw: Self.storeColumns), \(unsafeRaw: Self.brandColumns),
             \(unsafeRaw: Self.categoryColumns), \(unsafeRaw: trailColumn) AS trail
             FROM \(ident: Product.schema) p
             JOIN \(ident: Store.schema) s ON s.id = p.store_id
@@ -50,14 +51,14 @@ struct ProductViewReader {
 
     private func variantsQuery(_ productIDs: [UUID]) -> SQLQueryString {
         """
-        SELECT id, product_id, size, color, stock, sku, position, held, allocated, low_stock_threshold, low_stock_alerted, gtin FROM \(ident: ProductVariant.schema)
+        SELECT \(unsafeRaw: VariantLine.columns) FROM \(ident: ProductVariant.schema)
         WHERE product_id IN (\(binds: productIDs)) ORDER BY position
         """
     }
 
     private func photosQuery(_ productIDs: [UUID]) -> SQLQueryString {
         """
-        SELECT pp.product_id AS photo_of, \(unsafeRaw: Self.unprefixedMediaColumns) FROM \(ident: ProductPhoto.schema) pp
+        SELECT pp.product_id AS photo_of, \(unsafeRaw: Self.photoColumns) FROM \(ident: ProductPhoto.schema) pp
         JOIN \(ident: Media.schema) m ON m.id = pp.media_id
         WHERE pp.product_id IN (\(binds: productIDs)) ORDER BY pp.position
         """
@@ -66,17 +67,18 @@ struct ProductViewReader {
     /// Views from the product rows, each with its variants and photos among those rows.
     private func assemble(products: [any SQLRow], variants variantRows: [any SQLRow], photos photoRows: [any SQLRow]) throws -> [ProductView] {
         var views = try products.map { try Self.view($0, textUUIDs: textUUIDs) }
-        var variants: [UUID: [ProductVariant]] = [:]
+        var variants: [UUID: [VariantLine]] = [:]
         for row in variantRows {
-            let variant = try Self.variant(row, textUUIDs: textUUIDs)
-            variants[variant.$product.id, default: []].append(variant)
+            let variant = try VariantLine(FastColumns(row, textUUIDs: textUUIDs))
+            variants[variant.productID, default: []].append(variant)
         }
-        var photos: [UUID: [Media]] = [:]
+        var photos: [UUID: [MediaLine]] = [:]
         for row in photoRows {
-            photos[try FastColumns(row, textUUIDs: textUUIDs).uuid("photo_of"), default: []].append(try Self.media(row, textUUIDs: textUUIDs))
+            let columns = FastColumns(row, textUUIDs: textUUIDs)
+            photos[try columns.uuid("photo_of"), default: []].append(try MediaLine(columns, prefix: ""))
         }
         for index in views.indices {
-            let id = views[index].product.id!
+            let id = views[index].product.id
             views[index].variants = variants[id] ?? []
             views[index].photos = photos[id] ?? []
         }
@@ -84,10 +86,10 @@ struct ProductViewReader {
     }
 
     /// Media rows by id (store logos and covers, brand logos), keyed by id.
-    func media(ids: [UUID]) async throws -> [UUID: Media] {
+    func media(ids: [UUID]) async throws -> [UUID: MediaLine] {
         guard !ids.isEmpty else { return [:] }
-        let rows = try await sql.raw("SELECT \(unsafeRaw: Self.unprefixedMediaColumns) FROM \(ident: Media.schema) m WHERE m.id IN (\(binds: Array(Set(ids))))").all()
-        return Dictionary(try rows.map { row in let media = try Self.media(row, textUUIDs: textUUIDs); return (media.id!, media) }, uniquingKeysWith: { a, _ in a })
+        let rows = try await sql.raw("SELECT \(unsafeRaw: Self.photoColumns) FROM \(ident: Media.schema) m WHERE m.id IN (\(binds: Array(Set(ids))))").all()
+        return Dictionary(try rows.map { row in let media = try MediaLine(FastColumns(row, textUUIDs: textUUIDs), prefix: ""); return (media.id!, media) }, uniquingKeysWith: { a, _ in a })
     }
 
     // MARK: - Columns and rows
@@ -99,11 +101,6 @@ struct ProductViewReader {
             : "(SELECT group_concat(a.name, char(31)) FROM (SELECT a.name FROM categories a WHERE a.path = substr(c.path, 1, length(a.path)) ORDER BY a.depth) a)"
     }
 
-    private static let productColumns = """
-        p.id, p.store_id, p.title, p.description, p.brand_id, p.category_id, p.gender, p.price_minor, p.original_price_minor,
-        p.currency, p.colors, p.color_name, p.fabric, p.styles, p.status, p.min_age, p.external_url, p.trade_price_minor, p.case_size, p.review_count, p.rating_sum, p.like_count,
-        p.feed_sort_key, p.created_at, p.updated_at
-        """
     private static let storeColumns = """
         s.name AS s_name, s.slug AS s_slug, s.about AS s_about, s.phone AS s_phone, s.email AS s_email, s.website AS s_website,
         s.street AS s_street, s.postal_code AS s_postal_code, s.city AS s_city, s.lat AS s_lat, s.lng AS s_lng,
@@ -119,48 +116,14 @@ struct ProductViewReader {
         c.parent_id AS c_parent_id, c.name AS c_name, c.slug AS c_slug, c.gender AS c_gender, c.path AS c_path,
         c.depth AS c_depth, c.created_at AS c_created_at
         """
-    private static let mediaColumnNames = [
-        "id", "uploader_id", "owner_type", "owner_id", "visibility", "content_hash", "format", "width", "height", "byte_size",
-        "dominant_color", "placeholder", "variants", "created_at", "attached_at",
-    ]
-    private static let unprefixedMediaColumns = mediaColumns(prefix: "")
-
-    /// The columns `media(_:textUUIDs:prefix:)` reads from media `m`, named `prefix` + column.
-    static func mediaColumns(prefix: String) -> String {
-        mediaColumnNames.map { prefix.isEmpty ? "m.\($0)" : "m.\($0) AS \(prefix)\($0)" }.joined(separator: ", ")
-    }
+    private static let photoColumns = MediaLine.columns(prefix: "")
 
     private static func view(_ raw: any SQLRow, textUUIDs: Bool) throws -> ProductView {
         let row = FastColumns(raw, textUUIDs: textUUIDs)
-        let product = Product()
-        product.id = try row.uuid("id")
-        product.$store.id = try row.uuid("store_id")
-        product.title = try row.value("title", as: String.self)
-        product.description = try row.value("description", as: String.self)
-        product.brandID = try row.optionalUUID("brand_id")
-        product.categoryID = try row.uuid("category_id")
-        product.gender = try row.value("gender", as: String.self)
-        product.priceMinor = try row.value("price_minor", as: Int.self)
-        product.originalPriceMinor = try row.optional("original_price_minor", as: Int.self)
-        product.currency = try row.value("currency", as: String.self)
-        product.colorsList = try row.value("colors", as: String.self)
-        product.colorName = try row.value("color_name", as: String.self)
-        product.fabric = try row.value("fabric", as: String.self)
-        product.stylesList = try row.value("styles", as: String.self)
-        product.status = try row.value("status", as: String.self)
-        product.minAge = try row.optional("min_age", as: Int.self)
-        product.tradePriceMinor = try row.optional("trade_price_minor", as: Int.self)
-        product.caseSize = try row.value("case_size", as: Int.self)
-        product.reviewCount = try row.value("review_count", as: Int.self)
-        product.ratingSum = try row.value("rating_sum", as: Int.self)
-        product.externalURL = try row.optional("external_url", as: String.self)
-        product.likeCount = try row.value("like_count", as: Int.self)
-        product.feedSortKey = try row.value("feed_sort_key", as: Double.self)
-        product.createdAt = try row.value("created_at", as: Date.self)
-        product.updatedAt = try row.value("updated_at", as: Date.self)
+        let product = try ProductLine(row)
 
         let store = Store()
-        store.id = product.$store.id
+        store.id = product.storeID
         store.name = try row.value("s_name", as: String.self)
         store.slug = try row.value("s_slug", as: String.self)
         store.about = try row.value("s_about", as: String.self)
@@ -209,44 +172,5 @@ struct ProductViewReader {
         let trail = (try row.optional("trail", as: String.self) ?? "").split(separator: "\u{1F}").map(String.init)
 
         return ProductView(product: product, store: store, brand: brand, category: category, trail: trail, variants: [], photos: [])
-    }
-
-    private static func variant(_ raw: any SQLRow, textUUIDs: Bool) throws -> ProductVariant {
-        let row = FastColumns(raw, textUUIDs: textUUIDs)
-        let variant = ProductVariant()
-        variant.id = try row.uuid("id")
-        variant.$product.id = try row.uuid("product_id")
-        variant.size = try row.value("size", as: String.self)
-        variant.color = try row.optional("color", as: String.self)
-        variant.stock = try row.value("stock", as: Int.self)
-        variant.sku = try row.optional("sku", as: String.self)
-        variant.position = try row.value("position", as: Int.self)
-        variant.held = try row.value("held", as: Int.self)
-        variant.allocated = try row.value("allocated", as: Int.self)
-        variant.lowStockThreshold = try row.optional("low_stock_threshold", as: Int.self)
-        variant.lowStockAlerted = try row.value("low_stock_alerted", as: Bool.self)
-        variant.gtin = try row.optional("gtin", as: String.self)
-        return variant
-    }
-
-    static func media(_ raw: any SQLRow, textUUIDs: Bool, prefix: String = "") throws -> Media {
-        let row = FastColumns(raw, textUUIDs: textUUIDs)
-        let media = Media()
-        media.id = try row.uuid(prefix + "id")
-        media.$uploader.id = try row.optionalUUID(prefix + "uploader_id")
-        media.ownerType = try row.optional(prefix + "owner_type", as: String.self)
-        media.ownerID = try row.optionalUUID(prefix + "owner_id")
-        media.visibility = try row.value(prefix + "visibility", as: String.self)
-        media.contentHash = try row.value(prefix + "content_hash", as: String.self)
-        media.format = try row.value(prefix + "format", as: String.self)
-        media.width = try row.value(prefix + "width", as: Int.self)
-        media.height = try row.value(prefix + "height", as: Int.self)
-        media.byteSize = try row.value(prefix + "byte_size", as: Int.self)
-        media.dominantColor = try row.value(prefix + "dominant_color", as: String.self)
-        media.placeholder = try row.value(prefix + "placeholder", as: String.self)
-        media.variantsJSON = try row.value(prefix + "variants", as: String.self)
-        media.createdAt = try row.value(prefix + "created_at", as: Date.self)
-        media.attachedAt = try row.optional(prefix + "attached_at", as: Date.self)
-        return media
     }
 }

@@ -19,7 +19,7 @@ struct BarcodeLookup {
         for view in try await ProductViewReader(db: db).views(ids: Array(productIDs)) where view.product.isActive && view.store.isActive {
             if try await access.canBrowse(view.store, user: user) { visible.append(view) }
         }
-        guard let near else { return Array(visible.sorted { $0.product.id!.uuidString > $1.product.id!.uuidString }.prefix(50)) }
+        guard let near else { return Array(visible.sorted { $0.product.id.uuidString > $1.product.id.uuidString }.prefix(50)) }
         let distance = { (view: ProductView) in Geo.distanceKm(lat1: near.lat, lng1: near.lng, lat2: view.store.lat, lng2: view.store.lng) }
         return Array(visible.filter { radiusKm == nil || distance($0) <= radiusKm! }.sorted { distance($0) < distance($1) }.prefix(50))
     }

@@ -41,16 +41,16 @@ enum ProductShopBox {
         let settings = try await CommerceSettings.query(on: db).filter(\.$storeID == view.store.requireID()).first()
         let access = StoreAccess(db: db)
         let trade = try await access.seesTradeTerms(of: view.store, user: user) && product.tradePriceMinor != nil
-        let reviews = try await ReviewService(db: db, services: services).reviews(of: product.requireID(), viewer: user?.id, page: PageRequest(limit: 20, cursor: nil))
+        let reviews = try await ReviewService(db: db, services: services).reviews(of: product.id, viewer: user?.id, page: PageRequest(limit: 20, cursor: nil))
         let authors = Dictionary(uniqueKeysWithValues: try await User.query(on: db).filter(\.$id ~~ reviews.items.map(\.userID)).all().map { ($0.id!, $0) })
         var mine: Review?
         if let userID = user?.id {
-            mine = try await Review.query(on: db).filter(\.$productID == product.requireID()).filter(\.$userID == userID).first()
+            mine = try await Review.query(on: db).filter(\.$productID == product.id).filter(\.$userID == userID).first()
         }
         return Context(
             orderable: product.isActive && view.store.isActive && settings?.orderingEnabled == true,
             sizes: view.variants.map {
-                Size(variantID: $0.id!.idString, label: $0.size + ($0.color.map { " · \($0)" } ?? ""), available: $0.available)
+                Size(variantID: $0.id.idString, label: $0.size + ($0.color.map { " · \($0)" } ?? ""), available: $0.available)
             },
             tradePrice: trade ? MoneyText.format(product.tradePriceMinor!, product.currency) : nil, caseSize: trade ? product.caseSize : nil,
             reviews: reviews.items.map {

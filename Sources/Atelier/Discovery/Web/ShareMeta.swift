@@ -23,7 +23,7 @@ struct ShareMeta: Encodable, Sendable {
 
     /// The JPEG variant a link preview shows: the one nearest 1 080 px wide among those at least
     /// 600 px wide (previews are drawn large; smaller ones look blurred), else the widest there is.
-    static func image(_ media: Media?, alt: String, service: MediaService, baseURL: String) -> Image? {
+    static func image(_ media: (some MediaImage)?, alt: String, service: MediaService, baseURL: String) -> Image? {
         guard let media else { return nil }
         let jpegs = service.imageURLs(media).filter { $0.0.format != "webp" }
         let wideEnough = jpegs.filter { $0.0.width >= 600 }
@@ -34,7 +34,7 @@ struct ShareMeta: Encodable, Sendable {
 
     static func product(_ view: ProductView, service: MediaService, config: AppConfig) -> ShareMeta {
         let product = view.product
-        let url = "\(config.publicBaseURL)/products/\(product.id!.idString)"
+        let url = "\(config.publicBaseURL)/products/\(product.id.idString)"
         let summary = [view.brand?.name, "at \(view.store.name), \(view.store.city)"].compactMap { $0 }.joined(separator: " ")
         return ShareMeta(
             type: "product", title: product.title,

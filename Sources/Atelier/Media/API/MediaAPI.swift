@@ -105,7 +105,7 @@ enum MediaParameters {
 }
 
 extension Components.Schemas.Image {
-    init(_ media: Media, service: MediaService) {
+    init(_ media: some MediaImage, service: MediaService) {
         self.init(
             id: media.id!.idString, width: media.width, height: media.height, dominantColor: media.dominantColor,
             placeholder: media.placeholder,
