@@ -1,4 +1,5 @@
 import AtelierAPI
+import Crypto
 import Foundation
 import HTTPTypes
 @_spi(Generated) import OpenAPIRuntime
@@ -83,7 +84,7 @@ struct ProductJSONBytesTests {
     func everyParameter() throws {
         // The generated input types follow the contract: a parameter added there appears here, and
         // the replacement must read it (a new optional one would otherwise be silently ignored).
-        let converter = Converter(configuration: Configuration(dateTranscoder: LenientISO8601Dates(), jsonEncodingOptions: [.sortedKeys]))
+        let converter = Converter(configuration: APIRoutes.configuration)
         let names = Mirror(reflecting: Operations.ListProducts.Input.Query()).children.compactMap(\.label)
         #expect(names.count >= 6)
         var request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/api/v1/products?" + names.map { "\($0)=1" }.joined(separator: "&"))
@@ -103,7 +104,7 @@ struct ProductJSONBytesTests {
         #expect(response.headers.contentType?.description.hasPrefix("application/json") == true)
         let bytes = Array(response.body.readableBytesView)
         let decoder = JSONDecoder()
-        let dates = LenientISO8601Dates()
+        let dates = APIRoutes.configuration.dateTranscoder
         decoder.dateDecodingStrategy = .custom { try dates.decode($0.singleValueContainer().decode(String.self)) }
         let decoded = try decoder.decode(T.self, from: Data(bytes))
         #expect(bytes == (try await JSONBytesTests.encoderBytes(decoded)), "\(response.body.string)")
@@ -136,6 +137,28 @@ struct ProductJSONBytesTests {
             let badPrice = try await t.send(.GET, "/api/v1/products?priceMin=500&priceMax=100")
             #expect(badPrice.status.code == 422 || badPrice.status == .badRequest, "\(badPrice.body.string)")
             #expect(try badPrice.problem().fields.contains("priceMax"))
+        }
+    }
+
+    /// `ConditionalGETMiddleware` takes these answers as `JSONBytesTransport` wrote them
+    /// (`WrittenAnswer`) rather than reading back their stream: the tag must still be that of the
+    /// bytes the client gets.
+    @Test("both answers carry the ETag of the bytes sent and answer 304 to it")
+    func etags() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let coat = try await t.product(.init(title: Self.text, category: f.shirts, brand: f.brand, price: 120_000), in: f.storeA, owner: f.ownerA)
+            for path in ["/api/v1/products/\(coat.id!.idString)", "/api/v1/products?categoryId=\(f.women.id!.idString)&limit=5"] {
+                let answer = try await t.send(.GET, path)
+                #expect(answer.status == .ok, "\(path): \(answer.body.string)")
+                let digest = SHA256.hash(data: Data(answer.body.readableBytesView))
+                let tag = "W/\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+                #expect(answer.headers.first(name: .eTag) == tag, "\(path)")
+                #expect(answer.headers.first(name: .contentLength) == String(answer.body.readableBytes), "\(path)")
+                let again = try await t.send(.GET, path, headers: [("If-None-Match", tag)])
+                #expect(again.status == .notModified, "\(path): \(again.status)")
+                #expect(again.body.readableBytes == 0)
+            }
         }
     }
 }

@@ -21,7 +21,7 @@ extension APIHandler {
                     guard case .ok(let ok) = output, case .json(let product) = ok.body else {
                         throw JSONBytesTransport.UnexpectedOutput(operationID: Operations.GetProduct.id)
                     }
-                    return try JSONBytesTransport.ok(product, to: request, converter: converter)
+                    return try JSONBytesTransport.ok(product, to: request, converter: converter, capacity: 8 << 10)
                 })
         }
 
@@ -34,7 +34,7 @@ extension APIHandler {
                     guard case .ok(let ok) = output, case .json(let page) = ok.body else {
                         throw JSONBytesTransport.UnexpectedOutput(operationID: Operations.ListProducts.id)
                     }
-                    return try JSONBytesTransport.ok(page, to: request, converter: converter)
+                    return try JSONBytesTransport.ok(page, to: request, converter: converter, capacity: 32 << 10)
                 })
         }
 
@@ -52,8 +52,9 @@ extension APIHandler {
     }
 
     static func listProductsInput(_ request: HTTPRequest, _ converter: Converter) throws -> Operations.ListProducts.Input {
+        let items = QueryItemsByName(request.soar_query)
         func query<T: Decodable>(_ name: String, as type: T.Type) throws -> T? {
-            try converter.getOptionalQueryItemAsURI(in: request.soar_query, style: .form, explode: true, name: name, as: type)
+            try converter.getOptionalQueryItemAsURI(in: items[name], style: .form, explode: true, name: name, as: type)
         }
         return Operations.ListProducts.Input(
             query: .init(

@@ -15,6 +15,16 @@ struct AsyncMiddlewareChain: AsyncMiddleware {
         try await Layer(layers: layers[...], last: next).respond(to: request)
     }
 
+    /// As Vapor calls a middleware. Its default wraps `next` (the route) in a responder that starts
+    /// a second task for the route's async closure and waits for it; an async route is called
+    /// directly here, in the chain's own task.
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        let last = next as? any AsyncResponder ?? AsyncBasicResponder { try await next.respond(to: $0).get() }
+        let promise = request.eventLoop.makePromise(of: Response.self)
+        promise.completeWithTask { try await respond(to: request, chainingTo: last) }
+        return promise.futureResult
+    }
+
     private struct Layer: AsyncResponder {
         let layers: ArraySlice<any AsyncMiddleware>
         let last: any AsyncResponder

@@ -1,4 +1,5 @@
 import HTTPTypes
+import NIOCore
 @_spi(Generated) import OpenAPIRuntime
 
 /// The API's transport, with a few of the generated server's operations answered by handlers that
@@ -34,13 +35,17 @@ final class JSONBytesTransport: ServerTransport {
 
     /// A `200` with `value` as its JSON body, as the generated serializer answers (the `Accept`
     /// check, the content type and length), the bytes written by `JSONBytes`.
-    static func ok(_ value: some JSONBytesEncodable, to request: HTTPRequest, converter: Converter) throws -> (HTTPResponse, HTTPBody?) {
+    /// `capacity`: about the answer's size, so the bytes are not copied as they grow.
+    /// The bytes are also left in `WrittenAnswer.current`, which spares the ETag's middleware
+    /// reading back the stream that OpenAPIVapor makes of the body.
+    static func ok(_ value: some JSONBytesEncodable, to request: HTTPRequest, converter: Converter, capacity: Int) throws -> (HTTPResponse, HTTPBody?) {
         try converter.validateAcceptIfPresent("application/json", in: request.headerFields)
-        var json = JSONBytes(dates: converter.configuration.dateTranscoder)
+        var json = JSONBytes(dates: converter.configuration.dateTranscoder, capacity: capacity)
         try value.writeJSON(to: &json)
         var response = HTTPResponse(status: .ok)
         response.headerFields[.contentType] = "application/json; charset=utf-8"
         response.headerFields[.contentLength] = String(json.bytes.count)
+        WrittenAnswer.current?.body = ByteBuffer(bytes: json.bytes)
         return (response, HTTPBody(json.bytes))
     }
 

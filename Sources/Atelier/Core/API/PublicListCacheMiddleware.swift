@@ -54,7 +54,7 @@ struct PublicListCacheMiddleware: AsyncMiddleware {
             promise.succeed(answer.map { Built(answer: $0, generation: generation) })
         }
         let response = try await next.respond(to: request)
-        guard response.status == .ok, response.headers.contentType?.subType == "json",
+        guard response.status == .ok, response.headers.isJSONAnswer,
             let body = try await response.body.collect(on: request.eventLoop).get()
         else { return response }
         response.body = .init(buffer: body)
