@@ -142,12 +142,14 @@ struct ProductJSONBytesTests {
 
     /// `ConditionalGETMiddleware` takes these answers as `JSONBytesTransport` wrote them
     /// (`WrittenAnswer`) rather than reading back their stream: the tag must still be that of the
-    /// bytes the client gets.
-    @Test("both answers carry the ETag of the bytes sent and answer 304 to it")
+    /// bytes the client gets, and every one of the four answers must have been taken as written.
+    @Test("both answers carry the ETag of the bytes sent, answer 304 to it, and are taken as written")
     func etags() async throws {
         try await TestApp.with { t in
             let f = try await t.catalogFixture()
             let coat = try await t.product(.init(title: Self.text, category: f.shirts, brand: f.brand, price: 120_000), in: f.storeA, owner: f.ownerA)
+            let counts = t.app.atelier.writtenAnswers
+            let (taken, collected) = (counts.taken, counts.collected)
             for path in ["/api/v1/products/\(coat.id!.idString)", "/api/v1/products?categoryId=\(f.women.id!.idString)&limit=5"] {
                 let answer = try await t.send(.GET, path)
                 #expect(answer.status == .ok, "\(path): \(answer.body.string)")
@@ -159,6 +161,8 @@ struct ProductJSONBytesTests {
                 #expect(again.status == .notModified, "\(path): \(again.status)")
                 #expect(again.body.readableBytes == 0)
             }
+            #expect(counts.taken - taken == 4)
+            #expect(counts.collected == collected)
         }
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// come to the same value, or the same failure, as from the whole query, for any query.
 @Suite("A query split by parameter name once")
 struct QueryItemsByNameTests {
-    static let names = ["categoryId", "brandId", "priceMin", "limit", "cursor", "tags"]
+    static let names = ["categoryId", "brandId", "priceMin", "priceMax", "limit", "cursor", "tags"]
 
     /// What the generated deserializer makes of `query` for `name` as `T`: the value, nothing, or a failure.
     static func outcome<T: Decodable & Sendable>(_ query: Substring?, _ name: String, as type: T.Type) -> String {
@@ -49,11 +49,24 @@ struct QueryItemsByNameTests {
         }
     }
 
+    /// The split and the generated parser both cut the query at `&` and `=` as characters: a
+    /// combining mark after either makes one character of the two, which neither may cut at.
+    @Test("non-ASCII keys and values, combining marks after separators, the Kelvin sign")
+    func unicode() {
+        for query in ["limit=é", "limit=e\u{301}", "lim\u{301}it=5", "limit\u{301}=5", "limit=\u{301}5", "priceMax=5&\u{301}limit=6",
+                      "limit=5&\u{301}", "priceMin=1&\u{301}&limit=2", "cursor=👗&limit=3", "tags=ø&tags=e\u{301}", "\u{212A}=1&limit=4",
+                      "priceMax=%C3%A9", "catégorie=1&limit=2", "limit=5\u{301}&cursor=a", "priceMax=\u{200D}7"] {
+            Self.expectSame(query)
+        }
+    }
+
     @Test("random queries from names, encoded names, odd values and separators agree with the whole query")
     func random() {
         var generator = SystemRandomNumberGenerator()
-        let keys = Self.names + ["li%6Dit", "tag%73", "limit+", "", "q", "Limit", "limit ", "ta=gs"]
-        let values = ["5", "-3", "abc", "a%20b", "a+b", "%2B", "%zz", "", "1,2", "é", "=", "12345678901234567890"]
+        let keys = Self.names + ["li%6Dit", "tag%73", "limit+", "", "q", "Limit", "limit ", "ta=gs", "lim\u{301}it", "\u{301}limit",
+                                 "limit\u{301}", "prix€", "\u{212A}"]
+        let values = ["5", "-3", "abc", "a%20b", "a+b", "%2B", "%zz", "", "1,2", "é", "=", "12345678901234567890", "\u{301}", "5\u{301}",
+                      "e\u{301}", "👗", "%C3%A9", "=\u{301}", "&\u{301}"]
         for _ in 0..<400 {
             var parts: [String] = []
             for _ in 0..<Int.random(in: 0...5, using: &generator) {

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// An answer's body as its handler wrote it whole, kept for `ConditionalGETMiddleware` (issue 19).
@@ -10,4 +11,17 @@ final class WrittenAnswer: @unchecked Sendable {
     @TaskLocal static var current: WrittenAnswer?
 
     var body: ByteBuffer?
+}
+
+/// How many tagged answers `ConditionalGETMiddleware` took as written and how many it read back
+/// from their stream: the second is the slow path, and a test checks that the first is taken.
+final class WrittenAnswerCounts: Sendable {
+    private let counts = NIOLockedValueBox((taken: 0, collected: 0))
+
+    var taken: Int { counts.withLockedValue { $0.taken } }
+    var collected: Int { counts.withLockedValue { $0.collected } }
+
+    func count(taken: Bool) {
+        counts.withLockedValue { if taken { $0.taken += 1 } else { $0.collected += 1 } }
+    }
 }

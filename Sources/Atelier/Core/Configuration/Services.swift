@@ -51,6 +51,8 @@ public final class AtelierServices: Sendable {
     let draining = NIOLockedValueBox(false)
     /// The push channels (APNs, FCM, Web Push) this instance sends through.
     let push: PushChannels
+    /// Tagged answers taken as written or read back from their stream (`ConditionalGETMiddleware`).
+    let writtenAnswers = WrittenAnswerCounts()
 
     init(
         config: AppConfig, clock: any AppClock, secrets: Secrets, accessTokens: AccessTokenIssuer,
