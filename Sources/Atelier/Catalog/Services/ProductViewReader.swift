@@ -22,7 +22,10 @@ struct ProductViewReader {
         let unique = Array(Set(ids))
         // The variants and photos need only the ids asked for: the three statements go together
         // (one trip to the thread that reads, on SQLite's read pool: `BatchedReads`).
-        let rows = try await sql.readAll([productsQuery(where: "p.id IN (\(binds: unique))", orderBy: "p.id"), variantsQuery(unique), photosQuery(unique)])
+        let products = Self.statements.statement(.productsByID(count: unique.count), on: sql, binds: unique) {
+            productsQuery(where: "p.id IN (\(binds: unique))", orderBy: "p.id")
+        }
+        let rows = try await sql.readAll([products, variantsStatement(unique), photosStatement(unique)])
         return try assemble(products: rows[0], variants: rows[1], photos: rows[2]).inOrder(of: ids) { $0.product.id }
     }
 
@@ -31,7 +34,7 @@ struct ProductViewReader {
         let products = try await sql.raw(productsQuery(where: condition, orderBy: order, limit: limit)).all()
         guard !products.isEmpty else { return [] }
         let ids = try products.map { try FastColumns($0, textUUIDs: textUUIDs).uuid("id") }
-        let rows = try await sql.readAll([variantsQuery(ids), photosQuery(ids)])
+        let rows = try await sql.readAll([variantsStatement(ids), photosStatement(ids)])
         return try assemble(products: products, variants: rows[0], photos: rows[1])
     }
 
@@ -49,19 +52,32 @@ struct ProductViewReader {
         return query
     }
 
-    private func variantsQuery(_ productIDs: [UUID]) -> SQLQueryString {
-        """
-        SELECT \(unsafeRaw: VariantLine.columns) FROM \(ident: ProductVariant.schema)
-        WHERE product_id IN (\(binds: productIDs)) ORDER BY position
-        """
+    /// What decides the text of a statement kept in `statements`, besides the dialect.
+    private enum Statement: Hashable, Sendable {
+        case productsByID(count: Int)
+        case variants(count: Int)
+        case photos(count: Int)
     }
 
-    private func photosQuery(_ productIDs: [UUID]) -> SQLQueryString {
-        """
-        SELECT pp.product_id AS photo_of, \(unsafeRaw: Self.photoColumns) FROM \(ident: ProductPhoto.schema) pp
-        JOIN \(ident: Media.schema) m ON m.id = pp.media_id
-        WHERE pp.product_id IN (\(binds: productIDs)) ORDER BY pp.position
-        """
+    private static let statements = KeptStatements<Statement>()
+
+    private func variantsStatement(_ productIDs: [UUID]) -> KeptStatement {
+        Self.statements.statement(.variants(count: productIDs.count), on: sql, binds: productIDs) {
+            """
+            SELECT \(unsafeRaw: VariantLine.columns) FROM \(ident: ProductVariant.schema)
+            WHERE product_id IN (\(binds: productIDs)) ORDER BY position
+            """
+        }
+    }
+
+    private func photosStatement(_ productIDs: [UUID]) -> KeptStatement {
+        Self.statements.statement(.photos(count: productIDs.count), on: sql, binds: productIDs) {
+            """
+            SELECT pp.product_id AS photo_of, \(unsafeRaw: Self.photoColumns) FROM \(ident: ProductPhoto.schema) pp
+            JOIN \(ident: Media.schema) m ON m.id = pp.media_id
+            WHERE pp.product_id IN (\(binds: productIDs)) ORDER BY pp.position
+            """
+        }
     }
 
     /// Views from the product rows, each with its variants and photos among those rows.

@@ -53,9 +53,9 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
     app.middleware.use(RouteMetricsMiddleware())
     app.middleware.use(SecurityHeadersMiddleware(httpsOnly: config.publicBaseURL.hasPrefix("https://"), publicBaseURL: config.publicBaseURL))
     app.middleware.use(ProblemMiddleware(methodIndex: RouteMethodIndex(routes: app.routes)))
-    app.middleware.use(StaticFilesMiddleware(publicDirectory: app.directory.publicDirectory))
 
     Observability.routes(app)
+    StaticFilesMiddleware.register(app)
     try APIRoutes.register(app)
     MediaDeliveryRoutes.register(app)
     LiveRoutes.register(api: app)

@@ -68,7 +68,7 @@ struct PooledReadDatabase: Database, SQLDatabase {
 }
 
 extension PooledReadDatabase: BatchedReads {
-    func rows(of queries: [SQLQueryString]) async throws -> [[any SQLRow]] {
+    func rows(of queries: [any SQLExpression]) async throws -> [[any SQLRow]] {
         let statements = try queries.map { try statement($0) }
         return try await pool.withConnection { try await $0.query(all: statements) }
     }
