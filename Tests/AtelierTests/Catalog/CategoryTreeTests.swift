@@ -118,4 +118,24 @@ struct CategoryTreeTests {
             }
         }
     }
+
+    /// A product's category trail is read up the parents, each step to a lower depth: a parent chain
+    /// broken into a loop (by hand, in the database) still ends, and the trail is the one the depths give.
+    @Test("a product's trail follows the parents and ends on a parent chain broken into a loop")
+    func trailOnALoop() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let shirt = try await t.product(.init(title: "shirt", category: f.shirts), in: f.storeA, owner: f.ownerA)
+            let path = "/api/v1/products/\(shirt.id!.idString)"
+            #expect(try await t.send(.GET, path).content.decode(ProductBody.self).category.trail == [f.women.name, "Tops", "Shirts"])
+
+            let sql = t.app.db as! any SQLDatabase
+            try await sql.update(Category.schema).set("parent_id", to: f.shirts.id!).where("id", .equal, f.women.id!).run()
+            let looped = try await t.send(.GET, path)
+            #expect(looped.status == .ok)
+            #expect(try looped.content.decode(ProductBody.self).category.trail == [f.women.name, "Tops", "Shirts"])
+            // Mended again for the tests that share the database (on PostgreSQL).
+            try await sql.update(Category.schema).set("parent_id", to: SQLLiteral.null).where("id", .equal, f.women.id!).run()
+        }
+    }
 }

@@ -110,11 +110,18 @@ struct ProductViewReader {
 
     // MARK: - Columns and rows
 
-    /// The names of the category and its ancestors, root first, joined by U+001F.
+    /// The names of the category and its ancestors, root first, joined by U+001F. The ancestors are
+    /// found up the parents, one look-up by id each: finding them by path prefix compared every
+    /// category's path, nearly half of a product page's main statement (issue 19). Each step must go
+    /// to a lower depth, so a broken parent chain ends rather than loops.
     private var trailColumn: String {
-        sql.dialect.name == "postgresql"
-            ? "(SELECT string_agg(a.name, chr(31) ORDER BY a.depth) FROM categories a WHERE a.path = substr(c.path, 1, length(a.path)))"
-            : "(SELECT group_concat(a.name, char(31)) FROM (SELECT a.name FROM categories a WHERE a.path = substr(c.path, 1, length(a.path)) ORDER BY a.depth) a)"
+        let ancestors = """
+            WITH RECURSIVE up(name, parent_id, depth) AS (SELECT c.name, c.parent_id, c.depth UNION ALL
+            SELECT a.name, a.parent_id, a.depth FROM categories a JOIN up ON a.id = up.parent_id AND a.depth < up.depth)
+            """
+        return sql.dialect.name == "postgresql"
+            ? "(\(ancestors) SELECT string_agg(up.name, chr(31) ORDER BY up.depth) FROM up)"
+            : "(\(ancestors) SELECT group_concat(name, char(31)) FROM (SELECT name FROM up ORDER BY depth))"
     }
 
     private static let storeColumns = """
