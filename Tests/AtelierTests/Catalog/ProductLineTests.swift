@@ -4,7 +4,7 @@ import Testing
 
 @testable import Atelier
 
-/// `ProductLine` and `VariantLine` read a product page's rows without Fluent (issue 19): their
+/// `ProductLine`, `VariantLine` and `StoreLine` read a product page's rows without Fluent (issue 19): their
 /// column lists, their `init`s and the models are kept by hand. The same row read both ways must
 /// agree on every column, and a column added to a model fails here until the line reads it or
 /// it is named as one the pages do not show.
@@ -15,7 +15,7 @@ struct ProductLineTests {
     /// Stock-keeping columns: the staff's stock views read them through the model.
     static let variantColumnsNotShown: Set = ["position", "low_stock_threshold", "low_stock_alerted", "gtin"]
 
-    @Test("every column of the product and its sizes reads the same as a line and as a model")
+    @Test("every column of the product, its sizes and its store reads the same as a line and as a model")
     func sameRowBothWays() async throws {
         try await TestApp.with { t in
             let f = try await t.catalogFixture()
@@ -47,25 +47,26 @@ struct ProductLineTests {
 
             let view = try #require(try await ProductViewReader(db: t.app.db).views(ids: [created.id!]).first)
             let model = try #require(try await Product.find(created.id, on: t.app.db))
-            Self.expectSame(model, view.product, notShown: Self.productColumnsNotShown, columnList: ProductLine.columns)
+            Self.expectSame(model, view.product, notShown: Self.productColumnsNotShown, listed: Self.names(ProductLine.columns))
+            let store = try #require(try await Store.find(f.storeA.id, on: t.app.db))
+            Self.expectSame(store, view.store, notShown: [], listed: Self.names(StoreLine.columns).union(["id"]))
 
             let models = try await ProductVariant.query(on: t.app.db).filter(\.$product.$id == created.id!).all()
             #expect(models.count == 2 && view.variants.count == 2)
             for line in view.variants {
                 let variant = try #require(models.first { $0.id == line.id })
-                Self.expectSame(variant, line, notShown: Self.variantColumnsNotShown, columnList: VariantLine.columns)
+                Self.expectSame(variant, line, notShown: Self.variantColumnsNotShown, listed: Self.names(VariantLine.columns))
             }
         }
     }
 
     /// Each column of `model` (as Fluent writes it) against the line's property of the same name.
-    static func expectSame(_ model: some Model, _ line: Any, notShown: Set<String>, columnList: String,
+    static func expectSame(_ model: some Model, _ line: Any, notShown: Set<String>, listed: Set<String>,
                            sourceLocation: SourceLocation = #_sourceLocation) {
         let columns = Collected()
         for property in model.properties { (property as? any AnyDatabaseProperty)?.input(to: columns) }
         var properties: [String: String] = [:]
         for child in Mirror(reflecting: line).children { if let label = child.label { properties[label] = text(child.value) } }
-        let listed = Set(columnList.split(separator: ",").map { String($0.split(separator: ".").last!).trimmingCharacters(in: .whitespacesAndNewlines) })
 
         #expect(Set(columns.values.keys).subtracting(notShown) == listed, "the line's column list", sourceLocation: sourceLocation)
         for (column, value) in columns.values where !notShown.contains(column) {
@@ -75,10 +76,19 @@ struct ProductLineTests {
         }
     }
 
-    /// `store_id` → `storeID`, `external_url` → `externalURL`; `colors` and `styles` are kept as
-    /// stored, in `colorsList` and `stylesList`.
+    /// The column names of a select list: `p.title` → `title`, `s.name AS s_name` → `name`.
+    static func names(_ columns: String) -> Set<String> {
+        Set(columns.split(separator: ",").map { part in
+            let column = part.trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: " AS ")[0]
+            return String(column.split(separator: ".").last!)
+        })
+    }
+
+    /// `store_id` → `storeID`, `external_url` → `externalURL`; `colors`, `styles` and
+    /// `opening_hours` are kept as stored, in `colorsList`, `stylesList` and `openingHoursJSON`.
     static func propertyName(_ column: String) -> String {
         if column == "colors" || column == "styles" { return column + "List" }
+        if column == "opening_hours" { return "openingHoursJSON" }
         let words = column.split(separator: "_").map(String.init)
         return words[0] + words.dropFirst().map { ["id", "url"].contains($0) ? $0.uppercased() : $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }

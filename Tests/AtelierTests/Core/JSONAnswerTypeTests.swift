@@ -14,10 +14,13 @@ struct JSONAnswerTypeTests {
             if let value { headers.add(name: .contentType, value: value) }
             return headers.isJSONAnswer
         }
-        for value in ["application/json", "application/json; charset=utf-8", "application/json;charset=utf-8", "Application/JSON", "text/json", "application/ json ;q=1"] {
+        for value in ["application/json", "application/json; charset=utf-8", "application/json;charset=utf-8", "Application/JSON", "text/json", "application/ json ;q=1",
+                      "application/jSoN\t", "application/json ", "application/json;", "x/json;json"] {
             #expect(isJSON(value), "\(value)")
         }
-        for value in ["application/problem+json", "text/html; charset=utf-8", "application/jsonl", "json", "", "application/x-json", "image/jpeg"] {
+        for value in ["application/problem+json", "text/html; charset=utf-8", "application/jsonl", "json", "", "application/x-json", "image/jpeg",
+                      "application/jso", "application/jsonn", "application/js on", "application/ĵson", "application/json\u{0301}", "application/*json",
+                      "application", "/", "application/", "application/;json"] {
             #expect(!isJSON(value), "\(value)")
         }
         #expect(!isJSON(nil))

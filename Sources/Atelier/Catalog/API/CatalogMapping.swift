@@ -12,7 +12,7 @@ struct CatalogImages {
     }
 
     /// Loads the logo and cover of `stores` and the logos of `brands`.
-    static func load(stores: [Store], brands: [Brand] = [], media: MediaService) async throws -> CatalogImages {
+    static func load(stores: [some StoreColumns], brands: [Brand] = [], media: MediaService) async throws -> CatalogImages {
         var images = CatalogImages(media: media)
         let ids = stores.flatMap { [$0.logoMediaID, $0.coverMediaID] } + brands.map(\.logoMediaID)
         images.rows = try await ProductViewReader(db: media.db).media(ids: ids.compactMap { $0 })
@@ -63,7 +63,7 @@ extension Components.Schemas.Product {
         let media = images.media
         self.init(
             id: product.id.idString,
-            store: .init(id: view.store.id!.idString, name: view.store.name, slug: view.store.slug, city: view.store.city,
+            store: .init(id: view.store.id.idString, name: view.store.name, slug: view.store.slug, city: view.store.city,
                          logo: images.image(view.store.logoMediaID)),
             brand: view.brand.map { .init($0, images: images) },
             category: .init(id: view.category.id!.idString, name: view.category.name,

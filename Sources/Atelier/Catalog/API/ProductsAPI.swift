@@ -11,7 +11,7 @@ extension APIHandler {
         let id = try CatalogParameters.id(input.path.productId, "product")
         let view = try await req.reading { db in try await ProductCatalog(db: db).visibleView(id, to: caller?.user) }
         if view.product.isActive {
-            let (productID, storeID) = (view.product.id, view.store.id!)
+            let (productID, storeID) = (view.product.id, view.store.id)
             await services.catalogCounters.add(.view, productID: productID, storeID: storeID)
             req.repeatWhenKept { await $0.catalogCounters.add(.view, productID: productID, storeID: storeID) }
         }

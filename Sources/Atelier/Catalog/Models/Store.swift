@@ -37,21 +37,54 @@ final class Store: Model, @unchecked Sendable {
 
     init() {}
 
-    var isActive: Bool { status == Status.active.rawValue }
-    /// Seen by everyone: active and not members-only.
-    var isPublic: Bool { isActive && !membersOnly }
-
     var openingHours: [OpeningHours] {
-        get { (try? JSONDecoder().decode([OpeningHours].self, from: Data(openingHoursJSON.utf8))) ?? [] }
+        get { OpeningHours.list(openingHoursJSON) }
         set { openingHoursJSON = String(decoding: (try? JSONEncoder().encode(newValue)) ?? Data("[]".utf8), as: UTF8.self) }
     }
 }
+
+/// What a store's rules and pages read, from the model or from a plain row (`StoreLine`).
+protocol StoreColumns: Sendable {
+    var name: String { get }
+    var slug: String { get }
+    var about: String { get }
+    var phone: String { get }
+    var email: String { get }
+    var website: String { get }
+    var street: String { get }
+    var postalCode: String { get }
+    var city: String { get }
+    var lat: Double { get }
+    var lng: Double { get }
+    var openingHoursJSON: String { get }
+    var logoMediaID: UUID? { get }
+    var coverMediaID: UUID? { get }
+    var status: String { get }
+    var membersOnly: Bool { get }
+    var followerCount: Int { get }
+    var activeProductCount: Int { get }
+    func requireID() throws -> UUID
+}
+
+extension StoreColumns {
+    var isActive: Bool { status == Store.Status.active.rawValue }
+    /// Seen by everyone: active and not members-only.
+    var isPublic: Bool { isActive && !membersOnly }
+    var openingHours: [OpeningHours] { OpeningHours.list(openingHoursJSON) }
+}
+
+extension Store: StoreColumns {}
 
 /// Opening and closing time ("HH:MM") on one weekday (1 = Monday … 7 = Sunday).
 struct OpeningHours: Codable, Sendable, Equatable {
     var weekday: Int
     var opens: String
     var closes: String
+
+    /// The list stored in `opening_hours`; none when it does not read.
+    static func list(_ json: String) -> [OpeningHours] {
+        (try? JSONDecoder().decode([OpeningHours].self, from: Data(json.utf8))) ?? []
+    }
 }
 
 /// An account's role in a store.

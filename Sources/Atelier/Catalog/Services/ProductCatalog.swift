@@ -5,7 +5,7 @@ import SQLKit
 /// A product with everything a product card needs, loaded in a few batched queries.
 struct ProductView: Sendable {
     var product: ProductLine
-    var store: Store
+    var store: StoreLine
     var brand: Brand?
     var category: Category
     var trail: [String]

@@ -40,7 +40,7 @@ struct ProductViewReader {
 
     private func productsQuery(where condition: SQLQueryString, orderBy order: String, limit: Int? = nil) -> SQLQueryString {
         var query: SQLQueryString = """
-            SELECT \(unsafeRaw: ProductLine.columns), \(unsafeRaw: Self.storeColumns), \(unsafeRaw: Self.brandColumns),
+            SELECT \(unsafeRaw: ProductLine.columns), \(unsafeRaw: StoreLine.columns), \(unsafeRaw: Self.brandColumns),
             \(unsafeRaw: Self.categoryColumns), \(unsafeRaw: trailColumn) AS trail
             FROM \(ident: Product.schema) p
             JOIN \(ident: Store.schema) s ON s.id = p.store_id
@@ -124,13 +124,6 @@ struct ProductViewReader {
             : "(\(ancestors) SELECT group_concat(name, char(31)) FROM (SELECT name FROM up ORDER BY depth))"
     }
 
-    private static let storeColumns = """
-        s.name AS s_name, s.slug AS s_slug, s.about AS s_about, s.phone AS s_phone, s.email AS s_email, s.website AS s_website,
-        s.street AS s_street, s.postal_code AS s_postal_code, s.city AS s_city, s.lat AS s_lat, s.lng AS s_lng,
-        s.opening_hours AS s_opening_hours, s.logo_media_id AS s_logo_media_id, s.cover_media_id AS s_cover_media_id,
-        s.time_zone AS s_time_zone, s.status AS s_status, s.members_only AS s_members_only, s.follower_count AS s_follower_count,
-        s.active_product_count AS s_active_product_count, s.created_at AS s_created_at, s.updated_at AS s_updated_at
-        """
     private static let brandColumns = """
         b.name AS b_name, b.slug AS b_slug, b.logo_media_id AS b_logo_media_id, b.status AS b_status,
         b.proposed_by_store_id AS b_proposed_by_store_id, b.follower_count AS b_follower_count, b.created_at AS b_created_at
@@ -145,29 +138,7 @@ struct ProductViewReader {
         let row = FastColumns(raw, textUUIDs: textUUIDs)
         let product = try ProductLine(row)
 
-        let store = Store()
-        store.id = product.storeID
-        store.name = try row.value("s_name", as: String.self)
-        store.slug = try row.value("s_slug", as: String.self)
-        store.about = try row.value("s_about", as: String.self)
-        store.phone = try row.value("s_phone", as: String.self)
-        store.email = try row.value("s_email", as: String.self)
-        store.website = try row.value("s_website", as: String.self)
-        store.street = try row.value("s_street", as: String.self)
-        store.postalCode = try row.value("s_postal_code", as: String.self)
-        store.city = try row.value("s_city", as: String.self)
-        store.lat = try row.value("s_lat", as: Double.self)
-        store.lng = try row.value("s_lng", as: Double.self)
-        store.openingHoursJSON = try row.value("s_opening_hours", as: String.self)
-        store.logoMediaID = try row.optionalUUID("s_logo_media_id")
-        store.coverMediaID = try row.optionalUUID("s_cover_media_id")
-        store.timeZone = try row.value("s_time_zone", as: String.self)
-        store.status = try row.value("s_status", as: String.self)
-        store.membersOnly = try row.value("s_members_only", as: Bool.self)
-        store.followerCount = try row.value("s_follower_count", as: Int.self)
-        store.activeProductCount = try row.value("s_active_product_count", as: Int.self)
-        store.createdAt = try row.value("s_created_at", as: Date.self)
-        store.updatedAt = try row.value("s_updated_at", as: Date.self)
+        let store = try StoreLine(row, id: product.storeID)
 
         var brand: Brand?
         if let brandID = product.brandID, let name = try row.optional("b_name", as: String.self) {

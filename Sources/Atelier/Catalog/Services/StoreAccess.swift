@@ -13,7 +13,7 @@ struct StoreAccess {
     }
 
     /// Staff of the store and admins see inactive products, stats and reports.
-    func canManage(_ store: Store, user: User?) async throws -> Bool {
+    func canManage(_ store: some StoreColumns, user: User?) async throws -> Bool {
         guard let user else { return false }
         if user.isAdmin { return true }
         return try await role(of: user, in: store.requireID()) != nil
@@ -27,7 +27,7 @@ struct StoreAccess {
     }
 
     /// Trade prices and case sizes are for the store's approved trade customers and its staff.
-    func seesTradeTerms(of store: Store, user: User?) async throws -> Bool {
+    func seesTradeTerms(of store: some StoreColumns, user: User?) async throws -> Bool {
         guard user != nil else { return false }
         if try await isTradeCustomer(user, of: store.requireID()) { return true }
         return try await canManage(store, user: user)
@@ -35,7 +35,7 @@ struct StoreAccess {
 
     /// Whether `user` may see an active store's catalogue: everyone for a public store; for a
     /// sign-in-to-browse one, its staff, admins and approved trade customers.
-    func canBrowse(_ store: Store, user: User?) async throws -> Bool {
+    func canBrowse(_ store: some StoreColumns, user: User?) async throws -> Bool {
         guard store.isActive else { return try await canManage(store, user: user) }
         if !store.membersOnly { return true }
         if try await isTradeCustomer(user, of: store.requireID()) { return true }

@@ -181,7 +181,7 @@ enum PublicCatalogPages {
 
     static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
-    static func storeInfo(_ store: Store, media: MediaService) async throws -> StoreInfo {
+    static func storeInfo(_ store: some StoreColumns, media: MediaService) async throws -> StoreInfo {
         let images = try await Media.query(on: media.db).filter(\.$id ~~ [store.logoMediaID, store.coverMediaID].compactMap { $0 }).all()
         let hours = store.openingHours
         let lines = (1...7).map { weekday in
@@ -189,7 +189,7 @@ enum PublicCatalogPages {
             return HoursLine(day: weekdays[weekday - 1], times: periods.isEmpty ? "Closed" : periods.joined(separator: ", "))
         }
         return StoreInfo(
-            id: store.id!.idString, name: store.name, slug: store.slug, about: store.about.nilIfEmpty, street: store.street,
+            id: try store.requireID().idString, name: store.name, slug: store.slug, about: store.about.nilIfEmpty, street: store.street,
             postalCode: store.postalCode, city: store.city, phone: store.phone.nilIfEmpty, email: store.email.nilIfEmpty,
             website: store.website.nilIfEmpty,
             mapURL: "https://www.openstreetmap.org/?mlat=\(store.lat)&mlon=\(store.lng)#map=17/\(store.lat)/\(store.lng)",

@@ -49,10 +49,17 @@ extension HTTPMediaType {
 
 extension HTTPHeaders {
     /// An answer typed `…/json` (`application/json; charset=utf-8`), read without Vapor's parser of
-    /// header directives (`contentType`), which was 3 % of a product page's CPU (issue 19).
+    /// header directives (`contentType`), which was 3 % of a product page's CPU (issue 19), and over
+    /// the bytes: trimming and lowercasing the subtype as strings was still 1.3 %.
     var isJSONAnswer: Bool {
-        guard let value = first(name: .contentType), let slash = value.firstIndex(of: "/") else { return false }
-        let subType = value[value.index(after: slash)...].prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
-        return subType.lowercased() == "json"
+        guard let value = first(name: .contentType) else { return false }
+        let bytes = value.utf8
+        guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return false }
+        var subType = bytes[bytes.index(after: slash)...]
+        if let semicolon = subType.firstIndex(of: UInt8(ascii: ";")) { subType = subType[..<semicolon] }
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        let trimmed = subType.drop(while: blank).reversed().drop(while: blank)
+        // Read backwards: "nosj". `| 0x20` lowers an ASCII letter and maps no other byte onto one.
+        return trimmed.count == 4 && zip(trimmed, "nosj".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 }
