@@ -4,10 +4,10 @@ import Testing
 
 @testable import Atelier
 
-/// `ProductLine`, `VariantLine` and `StoreLine` read a product page's rows without Fluent (issue 19): their
-/// column lists, their `init`s and the models are kept by hand. The same row read both ways must
-/// agree on every column, and a column added to a model fails here until the line reads it or
-/// it is named as one the pages do not show.
+/// `ProductLine`, `VariantLine`, `StoreLine`, `BrandLine` and `CategoryLine` read a product page's rows
+/// without Fluent (issue 19): their column lists, their `init`s and the models are kept by hand. The
+/// same row read both ways must agree on every column, and a column added to a model fails here
+/// until the line reads it or it is named as one the pages do not show.
 @Suite("A product's rows read as plain lines and as models")
 struct ProductLineTests {
     /// Columns no product page or API product answer shows.
@@ -15,7 +15,7 @@ struct ProductLineTests {
     /// Stock-keeping columns: the staff's stock views read them through the model.
     static let variantColumnsNotShown: Set = ["position", "low_stock_threshold", "low_stock_alerted", "gtin"]
 
-    @Test("every column of the product, its sizes and its store reads the same as a line and as a model")
+    @Test("every column of the product, its sizes, store, brand and category reads the same as a line and as a model")
     func sameRowBothWays() async throws {
         try await TestApp.with { t in
             let f = try await t.catalogFixture()
@@ -50,6 +50,10 @@ struct ProductLineTests {
             Self.expectSame(model, view.product, notShown: Self.productColumnsNotShown, listed: Self.names(ProductLine.columns))
             let store = try #require(try await Store.find(f.storeA.id, on: t.app.db))
             Self.expectSame(store, view.store, notShown: [], listed: Self.names(StoreLine.columns).union(["id"]))
+            let brand = try #require(try await Brand.find(f.brand.id, on: t.app.db))
+            Self.expectSame(brand, try #require(view.brand), notShown: [], listed: Self.names(BrandLine.columns).union(["id"]))
+            let category = try #require(try await Category.find(f.shirts.id, on: t.app.db))
+            Self.expectSame(category, view.category, notShown: [], listed: Self.names(CategoryLine.columns).union(["id"]))
 
             let models = try await ProductVariant.query(on: t.app.db).filter(\.$product.$id == created.id!).all()
             #expect(models.count == 2 && view.variants.count == 2)

@@ -12,7 +12,7 @@ struct CatalogImages {
     }
 
     /// Loads the logo and cover of `stores` and the logos of `brands`.
-    static func load(stores: [some StoreColumns], brands: [Brand] = [], media: MediaService) async throws -> CatalogImages {
+    static func load(stores: [some StoreColumns], brands: [any BrandColumns] = [], media: MediaService) async throws -> CatalogImages {
         var images = CatalogImages(media: media)
         let ids = stores.flatMap { [$0.logoMediaID, $0.coverMediaID] } + brands.map(\.logoMediaID)
         images.rows = try await ProductViewReader(db: media.db).media(ids: ids.compactMap { $0 })
@@ -38,7 +38,7 @@ extension Components.Schemas.Store {
 }
 
 extension Components.Schemas.Brand {
-    init(_ brand: Brand, images: CatalogImages) {
+    init(_ brand: some BrandColumns, images: CatalogImages) {
         self.init(
             id: brand.id!.idString, name: brand.name, slug: brand.slug, logo: images.image(brand.logoMediaID),
             status: .init(rawValue: brand.status) ?? .approved, followerCount: brand.followerCount)
@@ -66,7 +66,7 @@ extension Components.Schemas.Product {
             store: .init(id: view.store.id.idString, name: view.store.name, slug: view.store.slug, city: view.store.city,
                          logo: images.image(view.store.logoMediaID)),
             brand: view.brand.map { .init($0, images: images) },
-            category: .init(id: view.category.id!.idString, name: view.category.name,
+            category: .init(id: view.category.id.idString, name: view.category.name,
                             gender: .init(rawValue: view.category.gender) ?? .unisex, trail: view.trail),
             title: product.title, description: product.description, gender: .init(rawValue: product.gender) ?? .unisex,
             price: .init(amount: Int64(product.priceMinor), currency: product.currency),

@@ -17,6 +17,20 @@ final class Brand: Model, @unchecked Sendable {
     @Field(key: "created_at") var createdAt: Date
 
     init() {}
-
-    var isApproved: Bool { status == Status.approved.rawValue }
 }
+
+/// What a brand's answers and pages read, from the model or from a plain row (`BrandLine`).
+protocol BrandColumns: Sendable {
+    var id: UUID? { get }
+    var name: String { get }
+    var slug: String { get }
+    var logoMediaID: UUID? { get }
+    var status: String { get }
+    var followerCount: Int { get }
+}
+
+extension BrandColumns {
+    var isApproved: Bool { status == Brand.Status.approved.rawValue }
+}
+
+extension Brand: BrandColumns {}

@@ -6,8 +6,8 @@ import SQLKit
 struct ProductView: Sendable {
     var product: ProductLine
     var store: StoreLine
-    var brand: Brand?
-    var category: Category
+    var brand: BrandLine?
+    var category: CategoryLine
     var trail: [String]
     var variants: [VariantLine]
     var photos: [MediaLine]

@@ -4,9 +4,9 @@ import SQLKit
 
 /// Product views read with plain SQL: the hot path of product lists and product pages (issue 9).
 /// One statement reads the products with their store, brand, category and category trail joined,
-/// one the variants, one the photos with their media. Rows become models field by field, without
-/// Fluent's per-row reflection and query building, which cost more than SQLite itself here; the
-/// variants and photos, a product's most rows, become plain rows (`VariantLine`, `MediaLine`).
+/// one the variants, one the photos with their media. Rows become plain rows (`ProductLine`,
+/// `StoreLine`, `BrandLine`, `CategoryLine`, `VariantLine`, `MediaLine`): Fluent's models cost more
+/// to fill and free than SQLite took to read them.
 struct ProductViewReader {
     let sql: any SQLDatabase
     private let textUUIDs: Bool
@@ -40,8 +40,8 @@ struct ProductViewReader {
 
     private func productsQuery(where condition: SQLQueryString, orderBy order: String, limit: Int? = nil) -> SQLQueryString {
         var query: SQLQueryString = """
-            SELECT \(unsafeRaw: ProductLine.columns), \(unsafeRaw: StoreLine.columns), \(unsafeRaw: Self.brandColumns),
-            \(unsafeRaw: Self.categoryColumns), \(unsafeRaw: trailColumn) AS trail
+            SELECT \(unsafeRaw: ProductLine.columns), \(unsafeRaw: StoreLine.columns), \(unsafeRaw: BrandLine.columns),
+            \(unsafeRaw: CategoryLine.columns), \(unsafeRaw: trailColumn) AS trail
             FROM \(ident: Product.schema) p
             JOIN \(ident: Store.schema) s ON s.id = p.store_id
             JOIN \(ident: Category.schema) c ON c.id = p.category_id
@@ -124,14 +124,6 @@ struct ProductViewReader {
             : "(\(ancestors) SELECT group_concat(name, char(31)) FROM (SELECT name FROM up ORDER BY depth))"
     }
 
-    private static let brandColumns = """
-        b.name AS b_name, b.slug AS b_slug, b.logo_media_id AS b_logo_media_id, b.status AS b_status,
-        b.proposed_by_store_id AS b_proposed_by_store_id, b.follower_count AS b_follower_count, b.created_at AS b_created_at
-        """
-    private static let categoryColumns = """
-        c.parent_id AS c_parent_id, c.name AS c_name, c.slug AS c_slug, c.gender AS c_gender, c.path AS c_path,
-        c.depth AS c_depth, c.created_at AS c_created_at
-        """
     private static let photoColumns = MediaLine.columns(prefix: "")
 
     private static func view(_ raw: any SQLRow, textUUIDs: Bool) throws -> ProductView {
@@ -140,29 +132,8 @@ struct ProductViewReader {
 
         let store = try StoreLine(row, id: product.storeID)
 
-        var brand: Brand?
-        if let brandID = product.brandID, let name = try row.optional("b_name", as: String.self) {
-            let b = Brand()
-            b.id = brandID
-            b.name = name
-            b.slug = try row.value("b_slug", as: String.self)
-            b.logoMediaID = try row.optionalUUID("b_logo_media_id")
-            b.status = try row.value("b_status", as: String.self)
-            b.proposedByStoreID = try row.optionalUUID("b_proposed_by_store_id")
-            b.followerCount = try row.value("b_follower_count", as: Int.self)
-            b.createdAt = try row.value("b_created_at", as: Date.self)
-            brand = b
-        }
-
-        let category = Category()
-        category.id = product.categoryID
-        category.parentID = try row.optionalUUID("c_parent_id")
-        category.name = try row.value("c_name", as: String.self)
-        category.slug = try row.value("c_slug", as: String.self)
-        category.gender = try row.value("c_gender", as: String.self)
-        category.path = try row.value("c_path", as: String.self)
-        category.depth = try row.value("c_depth", as: Int.self)
-        category.createdAt = try row.value("c_created_at", as: Date.self)
+        let brand = try BrandLine(row, id: product.brandID)
+        let category = try CategoryLine(row, id: product.categoryID)
         let trail = (try row.optional("trail", as: String.self) ?? "").split(separator: "\u{1F}").map(String.init)
 
         return ProductView(product: product, store: store, brand: brand, category: category, trail: trail, variants: [], photos: [])
