@@ -45,6 +45,27 @@ struct ProductLineTests {
                 try await variant.save(on: t.app.db)
             }
 
+            // The store's and brand's too: no two text, id or count columns alike.
+            let (logo, cover, brandLogo) = (try await t.placeholderPhoto(uploader: f.ownerA.user.id),
+                                            try await t.placeholderPhoto(uploader: f.ownerA.user.id), try await t.placeholderPhoto(uploader: f.admin.user.id))
+            let storeModel = try #require(try await Store.find(f.storeA.id, on: t.app.db))
+            storeModel.about = "Since 1971"
+            storeModel.phone = "+46 8 123 45"
+            storeModel.email = "shop@example.com"
+            storeModel.website = "https://shop.example"
+            storeModel.logoMediaID = UUID(uuidString: logo)
+            storeModel.coverMediaID = UUID(uuidString: cover)
+            storeModel.timeZone = "Europe/Stockholm"
+            storeModel.followerCount = 11
+            storeModel.activeProductCount = 4
+            storeModel.openingHours = [.init(weekday: 1, opens: "10:00", closes: "18:00")]
+            try await storeModel.save(on: t.app.db)
+            let brandModel = try #require(try await Brand.find(f.brand.id, on: t.app.db))
+            brandModel.logoMediaID = UUID(uuidString: brandLogo)
+            brandModel.proposedByStoreID = f.storeB.id
+            brandModel.followerCount = 5
+            try await brandModel.save(on: t.app.db)
+
             let view = try #require(try await ProductViewReader(db: t.app.db).views(ids: [created.id!]).first)
             let model = try #require(try await Product.find(created.id, on: t.app.db))
             Self.expectSame(model, view.product, notShown: Self.productColumnsNotShown, listed: Self.names(ProductLine.columns))
@@ -97,8 +118,9 @@ struct ProductLineTests {
         return words[0] + words.dropFirst().map { ["id", "url"].contains($0) ? $0.uppercased() : $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    /// A value as text, optionals unwrapped.
+    /// A value as text, optionals unwrapped, dates to the full precision stored.
     static func text(_ value: Any) -> String {
+        if let date = value as? Date { return "\(date.timeIntervalSince1970)" }
         let mirror = Mirror(reflecting: value)
         guard mirror.displayStyle == .optional else { return String(describing: value) }
         return mirror.children.first.map { text($0.value) } ?? "nil"

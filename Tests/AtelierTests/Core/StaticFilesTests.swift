@@ -29,14 +29,19 @@ struct StaticFilesTests {
                 let missing = try await t.send(.GET, path)
                 #expect(missing.status == .notFound, "\(path): \(missing.status)")
                 #expect(missing.headers.contentType?.description.hasPrefix("application/problem+json") == true, "\(path)")
+                #expect(missing.body.string.contains("There is nothing at"), "the problem of a path nothing answers: \(missing.body.string)")
             }
-            // Out of Public/static: refused (FileMiddleware answers 403 to a path that climbs out).
+            // Out of Public/static: refused, as before the route (FileMiddleware answers 403 to a path that climbs out).
             for path in ["/static/../Package.swift", "/static/%2e%2e/Package.swift", "/static/css/../../../Package.swift"] {
                 let refused = try await t.send(.GET, path)
-                #expect(refused.status == .forbidden || refused.status == .notFound, "\(path): \(refused.status)")
+                #expect(refused.status == .forbidden, "\(path): \(refused.status)")
                 #expect(!refused.body.string.contains("swift-tools-version"), "\(path)")
                 #expect(refused.headers.contentType?.description.hasPrefix("application/problem+json") == true, "\(path)")
             }
+            // Other methods: the route is GET's (and HEAD's) only.
+            let posted = try await t.send(.POST, "/static/css/atelier.css")
+            #expect(posted.status == .methodNotAllowed, "\(posted.status)")
+            #expect(posted.headers.first(name: .allow)?.contains("GET") == true)
             // The API is not the file system's: a product path answers from the API.
             #expect(try await t.send(.GET, "/api/v1/products/\(UUID().idString)").status == .notFound)
         }

@@ -68,6 +68,11 @@ public struct Problem: Error, Sendable, Equatable {
         Problem(.notFound, detail: "No such \(what), or you may not see it.")
     }
 
+    /// A path that no route (or no file) answers.
+    public static func nothing(at path: String) -> Problem {
+        Problem(.notFound, detail: "There is nothing at \(path).")
+    }
+
     public static func unauthorized(_ detail: String) -> Problem {
         Problem(.unauthorized, detail: detail, headers: [("WWW-Authenticate", "Bearer")])
     }

@@ -48,7 +48,7 @@ struct ProblemMiddleware: Middleware {
                     detail: "\(request.method.rawValue) is not allowed here. Allowed: \(allowed.joined(separator: ", ")).",
                     headers: [("Allow", allowed.joined(separator: ", "))])
             }
-            return Problem(.notFound, detail: "There is nothing at \(request.url.path).")
+            return Problem.nothing(at: request.url.path)
         case let abort as any AbortError:
             return Problem(
                 abort.status, detail: abort.reason == abort.status.reasonPhrase ? nil : abort.reason,

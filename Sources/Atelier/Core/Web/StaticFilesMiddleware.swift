@@ -10,10 +10,11 @@ struct StaticFilesMiddleware: Middleware {
         files = FileMiddleware(publicDirectory: publicDirectory, defaultFile: nil, advancedETagComparison: true)
     }
 
-    /// `/static/**` for GET (and so HEAD): the file, or 404 when there is none.
+    /// `/static/**` for GET (and so HEAD): the file, or the 404 of a path nothing answers when there
+    /// is none. Other methods get 405, as on every route.
     static func register(_ app: Application) {
         app.grouped(StaticFilesMiddleware(publicDirectory: app.directory.publicDirectory))
-            .get("static", "**") { _ -> Response in throw Abort(.notFound) }
+            .get("static", "**") { request -> Response in throw Problem.nothing(at: request.url.path) }
     }
 
     func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
