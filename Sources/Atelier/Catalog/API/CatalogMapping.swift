@@ -12,7 +12,7 @@ struct CatalogImages {
     }
 
     /// Loads the logo and cover of `stores` and the logos of `brands`.
-    static func load(stores: [some StoreColumns], brands: [any BrandColumns] = [], media: MediaService) async throws -> CatalogImages {
+    static func load(stores: [any StoreColumns] = [], brands: [any BrandColumns] = [], media: MediaService) async throws -> CatalogImages {
         var images = CatalogImages(media: media)
         let ids = stores.flatMap { [$0.logoMediaID, $0.coverMediaID] } + brands.map(\.logoMediaID)
         images.rows = try await ProductViewReader(db: media.db).media(ids: ids.compactMap { $0 })

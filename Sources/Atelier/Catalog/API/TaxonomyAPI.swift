@@ -11,7 +11,7 @@ extension APIHandler {
         if status == .proposed { try await req.requireCaller().user.requireAdmin() }
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
         let brands = try await BrandService(db: req.db, services: services).list(prefix: input.query.q, status: status, page: page)
-        let images = try await CatalogImages.load(stores: [Store](), brands: brands.items, media: MediaService(db: req.db, services: services))
+        let images = try await CatalogImages.load(brands: brands.items, media: MediaService(db: req.db, services: services))
         return .ok(.init(body: .json(.init(items: brands.items.map { .init($0, images: images) }, nextCursor: brands.nextCursor))))
     }
 
@@ -124,6 +124,6 @@ extension APIHandler {
     }
 
     private func brandBody(_ brand: Brand, _ req: Request) async throws -> Components.Schemas.Brand {
-        .init(brand, images: try await CatalogImages.load(stores: [Store](), brands: [brand], media: MediaService(db: req.db, services: services)))
+        .init(brand, images: try await CatalogImages.load(brands: [brand], media: MediaService(db: req.db, services: services)))
     }
 }

@@ -121,7 +121,7 @@ struct ProductViewReader {
             """
         return sql.dialect.name == "postgresql"
             ? "(\(ancestors) SELECT string_agg(up.name, chr(31) ORDER BY up.depth) FROM up)"
-            : "(\(ancestors) SELECT group_concat(name, char(31)) FROM (SELECT name FROM up ORDER BY depth))"
+            : "(\(ancestors) SELECT group_concat(name, char(31) ORDER BY depth) FROM up)"
     }
 
     private static let photoColumns = MediaLine.columns(prefix: "")

@@ -40,12 +40,14 @@ final class KeptStatements<Shape: Hashable & Sendable>: Sendable {
         let key = Key(shape: shape, dialect: database.dialect.name)
         let kept = texts.withLockedValue { $0[key] }
         #if DEBUG
-        let written = Self.write(query(), on: database)
-        assert(kept == nil || written.sql == kept, "the shape \(shape) does not decide the text of its statement")
-        assert(written.binds.map { "\($0)" } == binds.map { "\($0)" }, "the binds given for \(shape) are not the statement's")
+        let written: KeptStatement? = Self.write(query(), on: database)
+        assert(kept == nil || written?.sql == kept, "the shape \(shape) does not decide the text of its statement")
+        assert(written?.binds.map { "\($0)" } == binds.map { "\($0)" }, "the binds given for \(shape) are not the statement's")
+        #else
+        let written: KeptStatement? = nil
         #endif
         if let kept { return KeptStatement(sql: kept, binds: binds) }
-        let text = Self.write(query(), on: database).sql
+        let text = (written ?? Self.write(query(), on: database)).sql
         texts.withLockedValue { texts in
             if texts.count >= limit { texts.removeAll(keepingCapacity: true) }
             texts[key] = text

@@ -69,6 +69,7 @@ public struct Page<Item: Sendable>: Sendable {
 extension QueryBuilder {
     /// Newest first (highest time-ordered id first), starting after `request.cursor`.
     /// Fetches one extra row for `Page(fetched:limit:cursorOf:)`.
+    @discardableResult
     public func newestFirst(_ request: PageRequest) -> Self {
         if let cursor = request.cursor {
             filter("id", .lessThan, cursor.id)

@@ -18,10 +18,8 @@ struct StaticFilesMiddleware: Middleware {
     }
 
     func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
-        let path = request.url.path
-        guard path.hasPrefix("/static/"), path.utf8.count < 512, request.method == .GET || request.method == .HEAD else {
-            return next.respond(to: request)
-        }
+        // The route holds the prefix and the method; a path past 512 bytes gets the route's 404 unread.
+        guard request.url.path.utf8.count < 512 else { return next.respond(to: request) }
         return files.respond(to: request, chainingTo: next).map { response in
             if response.status == .ok {
                 response.headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=3600")

@@ -24,7 +24,7 @@ struct SearchIndex {
         if case .products(let ids) = scope, ids.isEmpty { return }
         let categoryNames = isPostgres
             ? "(SELECT string_agg(a.name, ' ' ORDER BY a.depth) FROM categories a WHERE a.path = substr(c.path, 1, length(a.path)))"
-            : "(SELECT group_concat(a.name, ' ') FROM (SELECT a.name FROM categories a WHERE a.path = substr(c.path, 1, length(a.path)) ORDER BY a.depth) a)"
+            : "(SELECT group_concat(a.name, ' ' ORDER BY a.depth) FROM categories a WHERE a.path = substr(c.path, 1, length(a.path)))"
         var select: SQLQueryString = """
             SELECT p.id AS product_id,
             p.title || ' ' || COALESCE(b.name, '') || ' ' || COALESCE(\(unsafeRaw: categoryNames), '') AS headline,

@@ -30,6 +30,7 @@ struct WearLog {
         }
     }
 
+    @discardableResult
     static func log(_ itemIDs: [UUID], on day: LocalDay, outfitID: UUID?, ownerID: UUID, now: Date, tx: any Database) async throws -> [UUID] {
         let sql = tx as! any SQLDatabase
         var added: [UUID] = []
