@@ -117,7 +117,7 @@ struct ProductJSONBytesTests {
             let coat = try await t.product(.init(title: Self.text, category: f.shirts, brand: f.brand, price: 120_000, originalPrice: 150_000), in: f.storeA, owner: f.ownerA)
             _ = try await t.product(.init(title: "Linen shirt", category: f.shirts), in: f.storeB, owner: f.ownerB)
 
-            // Before the page is asked for as JSON: the signed-out answer cache keys by URL alone.
+            // Asked for as HTML only: 406, before and after the JSON answer is kept (ProductListTests).
             let html = try await t.send(.GET, "/api/v1/products/\(coat.id!.idString)", headers: [("Accept", "text/html")])
             #expect(html.status == .notAcceptable, "\(html.status) \(html.body.string)")
             let page = try await t.send(.GET, "/api/v1/products/\(coat.id!.idString)")

@@ -70,6 +70,9 @@ struct ProductListTests {
                 return try response.content.decode(Page.self).items.map(\.likeCount)
             }
             #expect(try await likeCounts() == [0])
+            // A kept answer is not one for a client that accepts only HTML.
+            let html = try await t.send(.GET, "/api/v1/products?limit=10", headers: [("Accept", "text/html")])
+            #expect(html.status == .notAcceptable, "\(html.status) \(html.body.string)")
             // A like counter moved (not a catalogue write): signed out, the kept answer until it expires.
             let sql = t.app.db as! any SQLDatabase
             try await sql.raw("UPDATE products SET like_count = 5 WHERE id = \(bind: first.id!)").run()

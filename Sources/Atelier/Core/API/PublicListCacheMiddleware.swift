@@ -4,9 +4,9 @@ import Vapor
 /// Whole answers of the public catalogue reads that every signed-out visitor gets alike (the
 /// newest products, a category's page, a product search, a product), kept for a second or two
 /// (issue 9): a popular page is then built and encoded once per period instead of once per request.
-/// Only signed-out GETs without validators are served from it; any catalogue write clears it at
-/// once (`AtelierServices.catalogChanged`). Like counts in a kept answer may lag by up to its
-/// lifetime. A handler whose answer has a side effect that must happen on every read (a product's
+/// Only signed-out GETs without validators are served from it, kept per URL and `Accept`; any
+/// catalogue write clears it at once (`AtelierServices.catalogChanged`). Like counts in a kept
+/// answer may lag by up to its lifetime. A handler whose answer has a side effect that must happen on every read (a product's
 /// view count) records it with `Request.repeatWhenKept`; serving the kept answer repeats it.
 /// When an answer expires, the requests that arrive while it is being built again wait for that one
 /// build instead of each building it (otherwise every expiry is a burst of identical work).
@@ -30,7 +30,8 @@ struct PublicListCacheMiddleware: AsyncMiddleware {
         guard let cache = request.atelier.publicListCache, request.method == .GET, Self.isKept(request.url.path),
             request.headers[.authorization].isEmpty, request.headers[.ifNoneMatch].isEmpty, request.headers[.ifModifiedSince].isEmpty
         else { return try await next.respond(to: request) }
-        let key = request.url.string
+        // The answer depends on the URL and on what the client accepts (`text/html` alone is a 406).
+        let key = request.url.string + "\u{0}" + request.headers[.accept].joined(separator: ",")
         let now = request.atelier.clock.now()
         if let answer = cache.value(for: key, now: now) {
             return await serve(answer, to: request)
