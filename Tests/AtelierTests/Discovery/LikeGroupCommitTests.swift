@@ -40,12 +40,16 @@ struct LikeGroupCommitTests {
             // Each caller got a count that was true after its own batch: between 1 and the final 39.
             let counts = results.compactMap { if case .success(let n) = $0.1 { n } else { nil } }
             #expect(counts.allSatisfy { (1...39).contains($0) } && counts.contains(39))
-            // The store's day counts the 39 likes once each.
+            // The store's day counts the 39 likes once each, written with the views, not in the batches.
             let day = StatsDay.string(t.clock.now())
-            let likes = try await (t.app.db as! any SQLDatabase).raw("""
-                SELECT likes FROM store_daily_stats WHERE store_id = \(bind: product.$store.id) AND day = \(bind: day)
-                """).first()?.decode(column: "likes", as: Int.self)
-            #expect(likes == 39)
+            func storeDayLikes() async throws -> Int? {
+                try await (t.app.db as! any SQLDatabase).raw("""
+                    SELECT likes FROM store_daily_stats WHERE store_id = \(bind: product.$store.id) AND day = \(bind: day)
+                    """).first()?.decode(column: "likes", as: Int.self)
+            }
+            #expect(try await storeDayLikes() == nil)
+            try await t.app.atelier.catalogCounters.flush(on: t.app.db)
+            #expect(try await storeDayLikes() == 39)
         }
     }
 
@@ -109,6 +113,7 @@ struct LikeGroupCommitTests {
                 expectedByStore[ref.storeID, default: 0] += likers.count
             }
             // The stores' days count the net likes: every like that stayed, once.
+            try await services.catalogCounters.flush(on: db)
             let day = StatsDay.string(t.clock.now())
             for (storeID, expected) in expectedByStore {
                 let likes = try await (db as! any SQLDatabase).raw("""
@@ -155,6 +160,42 @@ struct LikeGroupCommitTests {
             let rows = try await ProductLike.query(on: db).filter(\.$product.$id == ref.id).count()
             let stored = try #require(try await Product.find(ref.id, on: db))
             #expect(rows == 1 && stored.likeCount == 1)
+        }
+    }
+
+    @Test("a like inside the caller's transaction counts its store's day in it: both stay when it commits, both go when it rolls back")
+    func likeInTheCallersTransaction() async throws {
+        try await TestApp.with { t in
+            let (product, ref) = try await Self.activeProduct(t)
+            let shoppers = try await t.signUpMany(2).map { UUID(uuidString: $0.user.id)! }
+            let commit = t.app.atelier.likeWrites
+            let services = t.app.atelier
+            let sql = t.app.db as! any SQLDatabase
+            let day = StatsDay.string(t.clock.now())
+            func storeDayLikes() async throws -> Int? {
+                try await sql.raw("""
+                    SELECT likes FROM store_daily_stats WHERE store_id = \(bind: product.$store.id) AND day = \(bind: day)
+                    """).first()?.decode(column: "likes", as: Int.self)
+            }
+            struct RolledBack: Error {}
+            await #expect(throws: RolledBack.self) {
+                try await t.app.db.transaction { tx in
+                    let count = try await commit.apply(.init(product: ref, userID: shoppers[0], like: true), on: tx, services: services)
+                    #expect(count == 1)
+                    throw RolledBack()
+                }
+            }
+            try await t.app.db.transaction { tx in
+                let count = try await commit.apply(.init(product: ref, userID: shoppers[1], like: true), on: tx, services: services)
+                #expect(count == 1)
+            }
+            // Counted in the transaction that committed, not again at the next flush.
+            #expect(try await storeDayLikes() == 1)
+            try await services.catalogCounters.flush(on: t.app.db)
+            #expect(try await storeDayLikes() == 1)
+            let stored = try #require(try await Product.find(product.id, on: t.app.db))
+            let rows = try await ProductLike.query(on: t.app.db).filter(\.$product.$id == ref.id).all()
+            #expect(rows.map(\.userID) == [shoppers[1]] && stored.likeCount == 1)
         }
     }
 

@@ -2,9 +2,11 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// Product views and share visits, counted in memory on the read path and written to the daily
-/// stats tables in one batch by the background worker (and on shutdown), so a product read
-/// never waits for a write. A crash loses at most one flush interval of views.
+/// Product views and share visits, counted in memory on the read path, and the stores' daily likes,
+/// counted once each batch of likes has committed; all written to the daily stats tables in one
+/// batch by the background worker (and on shutdown, and before the stats are read), so neither a
+/// product read nor a like waits for a stats write. A crash loses at most one flush interval of
+/// these counts; the likes themselves are in the database when acknowledged.
 actor CatalogCounters {
     enum Kind: Sendable { case view, shareVisit }
 
@@ -14,7 +16,14 @@ actor CatalogCounters {
         var day: String
     }
 
+    private struct StoreDay: Hashable {
+        var storeID: UUID
+        var day: String
+    }
+
     private var pending: [Key: (views: Int, shares: Int)] = [:]
+    /// Net likes (likes less unlikes) per store and day.
+    private var storeLikes: [StoreDay: Int] = [:]
     static let rowsPerStatement = 200
     private let clock: any AppClock
 
@@ -32,12 +41,18 @@ actor CatalogCounters {
         pending[key] = counts
     }
 
+    /// Adds a committed batch's net likes to each store's `day` (`LikeGroupCommit`).
+    func addLikes(_ byStore: [UUID: Int], day: String) {
+        for (storeID, likes) in byStore where likes != 0 { storeLikes[StoreDay(storeID: storeID, day: day), default: 0] += likes }
+    }
+
     /// Writes everything counted so far; returns how many product-days were written.
     @discardableResult
     func flush(on db: any Database) async throws -> Int {
-        let batch = pending
+        let batch = pending, likes = storeLikes
         pending = [:]
-        guard !batch.isEmpty else { return 0 }
+        storeLikes = [:]
+        guard !batch.isEmpty || !likes.isEmpty else { return 0 }
         do {
             try await db.transaction { tx in
                 let tsql = tx as! any SQLDatabase
@@ -65,12 +80,20 @@ actor CatalogCounters {
                 for (storeID, day, views, shares) in perStore.values {
                     try await StoreStatsService.bump(storeID: storeID, day: day, views: views, shareVisits: shares, on: tsql)
                 }
+                for (day, stores) in Dictionary(grouping: likes, by: \.key.day) {
+                    for start in stride(from: 0, to: stores.count, by: Self.rowsPerStatement) {
+                        let chunk = stores[start..<min(stores.count, start + Self.rowsPerStatement)]
+                        try await StoreStatsService.addLikes(
+                            Dictionary(uniqueKeysWithValues: chunk.map { ($0.key.storeID, $0.value) }), day: day, on: tsql)
+                    }
+                }
             }
         } catch {
             for (key, counts) in batch {
                 let current = pending[key] ?? (0, 0)
                 pending[key] = (current.views + counts.views, current.shares + counts.shares)
             }
+            for (key, count) in likes { storeLikes[key, default: 0] += count }
             throw error
         }
         return batch.count

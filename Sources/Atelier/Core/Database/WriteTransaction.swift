@@ -7,7 +7,11 @@ extension AtelierServices {
     /// by spinning on a thread-pool thread, so many concurrent writers on several connections can
     /// starve the pool until the connection timeout (seen with 100 concurrent likes). Waiting here
     /// costs no thread. PostgreSQL runs them side by side.
-    func writeTransaction<T: Sendable>(on db: any Database, _ body: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
+    /// `beginsWithWrite`: the body's first statement writes (an insert, update or delete), which takes
+    /// SQLite's write lock before anything is read, so the transaction need not take it first.
+    func writeTransaction<T: Sendable>(
+        on db: any Database, beginsWithWrite: Bool = false, _ body: @escaping @Sendable (any Database) async throws -> T
+    ) async throws -> T {
         guard !db.inTransaction, (db as? any SQLDatabase)?.dialect.name == "sqlite" else {
             return try await db.transaction(body)
         }
@@ -22,7 +26,7 @@ extension AtelierServices {
                     // anything (what BEGIN IMMEDIATE does). A transaction that read first and then
                     // wrote after a write of another connection (an idempotency record, a session
                     // touch) committed would fail with SQLITE_BUSY_SNAPSHOT instead of waiting.
-                    try await (tx as! any SQLDatabase).raw("UPDATE _fluent_migrations SET batch = batch WHERE 0").run()
+                    if !beginsWithWrite { try await (tx as! any SQLDatabase).raw("UPDATE _fluent_migrations SET batch = batch WHERE 0").run() }
                     return try await body(tx)
                 }
             }

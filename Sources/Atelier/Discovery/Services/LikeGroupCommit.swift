@@ -7,9 +7,10 @@ import SQLKit
 /// Group commit for likes (issue 19): a like or unlike that arrives while another batch is being
 /// written waits, and the next writer takes every waiting one into one write transaction. A like
 /// alone costs several round trips to SQLite besides its own statements (taking the write turn,
-/// `BEGIN`, the write lock, `COMMIT`); under load those are paid once per batch. Each caller is
+/// `BEGIN`, `COMMIT`); under load those are paid once per batch. Each caller is
 /// answered only after its batch has committed, so an acknowledged like is as durable as before.
-/// The store's daily like count is added up per batch (one upsert per store and day).
+/// The stores' daily like counts are added up per batch and, once it has committed, counted in
+/// memory and written with the product views (`CatalogCounters`): no stats write waits in a batch.
 ///
 /// If a batch fails (a product deleted meanwhile), each of its likes is tried again in a
 /// transaction of its own, so one bad like fails only its own request.
@@ -35,8 +36,8 @@ final class LikeGroupCommit: Sendable {
 
     /// Applies `change` in the next batch; returns the product's like count after that batch.
     func apply(_ change: Change, on db: any Database, services: AtelierServices) async throws -> Int {
-        // Inside the caller's own transaction the like must commit or roll back with it.
-        if db.inTransaction { return try await write([change], on: db, services: services)[0] }
+        // Inside the caller's own transaction the like, and its store's day, must commit or roll back with it.
+        if db.inTransaction { return try await write([change], on: db, services: services, statsInTransaction: true)[0] }
         let promise = db.eventLoop.makePromise(of: Int.self)
         let leads = state.withLockedValue { state -> Bool in
             state.waiting.append(Waiting(change: change, promise: promise))
@@ -93,14 +94,17 @@ final class LikeGroupCommit: Sendable {
         var product: UUID
     }
 
-    /// One transaction of at most five statements whatever the batch's size (a statement is a trip
+    /// One transaction of at most four statements whatever the batch's size (a statement is a trip
     /// to the database, and a batch's trips are what every waiting like waits for): the like rows that
-    /// appear, those that go away, each product's counter moved by what really changed (so
-    /// `like_count` stays the number of like rows), and the stores' daily counts. Returns each
+    /// appear, those that go away, and each product's counter moved by what really changed (so
+    /// `like_count` stays the number of like rows). The stores' daily counts move by the same changes,
+    /// in memory after the commit, or in the transaction with `statsInTransaction`. Returns each
     /// change's product like count after the batch. The changes' pairs are distinct (`batch`).
-    private func write(_ changes: [Change], on db: any Database, services: AtelierServices) async throws -> [Int] {
+    private func write(_ changes: [Change], on db: any Database, services: AtelierServices, statsInTransaction: Bool = false) async throws -> [Int] {
         let now = services.clock.now()
-        return try await services.writeTransaction(on: db) { tx in
+        let day = StatsDay.string(now)
+        // The first statement inserts or deletes like rows (there is at least one change).
+        let (counts, storeDelta) = try await services.writeTransaction(on: db, beginsWithWrite: true) { tx in
             let sql = tx as! any SQLDatabase
             var productDelta = Dictionary(changes.map { ($0.product.id, 0) }, uniquingKeysWith: { first, _ in first })
             let storeOf = Dictionary(changes.map { ($0.product.id, $0.product.storeID) }, uniquingKeysWith: { first, _ in first })
@@ -109,9 +113,11 @@ final class LikeGroupCommit: Sendable {
             let counts = try await Self.likeCounts(moving: productDelta, on: sql)
             var storeDelta: [UUID: Int] = [:]
             for (productID, delta) in productDelta where delta != 0 { storeDelta[storeOf[productID]!, default: 0] += delta }
-            try await StoreStatsService.addLikes(storeDelta, day: StatsDay.string(now), on: sql)
-            return changes.map { counts[$0.product.id] ?? 0 }
+            if statsInTransaction { try await StoreStatsService.addLikes(storeDelta, day: day, on: sql) }
+            return (changes.map { counts[$0.product.id] ?? 0 }, statsInTransaction ? [:] : storeDelta)
         }
+        await services.catalogCounters.addLikes(storeDelta, day: day)
+        return counts
     }
 
     /// The product of each like row that appeared (one already there is left as it is).
