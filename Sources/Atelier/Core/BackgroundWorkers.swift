@@ -36,7 +36,7 @@ final class BackgroundWorkers: LifecycleHandler {
                 do {
                     try await services.catalogCounters.flush(on: db)
                 } catch {
-                    logger.error("Writing product view counts failed: \(String(reflecting: error))")
+                    logger.error("Writing product view and store like counts failed: \(String(reflecting: error))")
                 }
             }
         }
@@ -74,6 +74,10 @@ final class BackgroundWorkers: LifecycleHandler {
             app.atelier.jobsWaiting.signal()
             await task.value
         }
-        _ = try? await app.atelier.catalogCounters.flush(on: app.db)
+        do {
+            try await app.atelier.catalogCounters.flush(on: app.db)
+        } catch {
+            app.logger.error("Writing product view and store like counts at shutdown failed: \(String(reflecting: error))")
+        }
     }
 }

@@ -43,4 +43,30 @@ struct CatalogCountersFlushTests {
             #expect(try again?.decode(column: "views", as: Int.self) == 4)
         }
     }
+
+    @Test("stores' likes of several days, with views on one of them, written in one flush: each store-day once, a deleted store skipped")
+    func storeLikes() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let product = try #require(try await Product.find(UUID(uuidString: try await t.activeProduct(in: f.storeAID, owner: f.ownerA, category: f.shirts).id), on: t.app.db))
+            let counters = t.app.atelier.catalogCounters
+            let (storeA, storeB) = (f.storeA.id!, f.storeB.id!)
+            let today = StatsDay.string(t.clock.now()), yesterday = StatsDay.string(t.clock.now().addingTimeInterval(-86_400))
+            await counters.add(.view, productID: product.id!, storeID: storeA)
+            await counters.addLikes([storeA: 3, storeB: 1, UUID(): 5], day: today)
+            await counters.addLikes([storeA: -1, storeB: 0], day: today)
+            await counters.addLikes([storeA: 2], day: yesterday)
+            // One product-day of views; store-days A today, B today, A yesterday, and the deleted store's.
+            #expect(try await counters.flush(on: t.app.db) == 5)
+            let rows = try await (t.app.db as! any SQLDatabase).raw("SELECT store_id, day, views, likes FROM store_daily_stats").all()
+            var found: [String: [Int]] = [:]
+            for row in rows {
+                let store = try row.decode(column: "store_id", as: UUID.self) == storeA ? "A" : "B"
+                found["\(store) \(try row.decode(column: "day", as: String.self))"] =
+                    [try row.decode(column: "views", as: Int.self), try row.decode(column: "likes", as: Int.self)]
+            }
+            #expect(found == ["A \(today)": [1, 2], "B \(today)": [0, 1], "A \(yesterday)": [0, 2]])
+            #expect(try await counters.flush(on: t.app.db) == 0)
+        }
+    }
 }

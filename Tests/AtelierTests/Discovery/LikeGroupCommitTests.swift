@@ -199,6 +199,26 @@ struct LikeGroupCommitTests {
         }
     }
 
+    @Test("a store's stats show its likes as soon as they are answered, unlikes taken off")
+    func likesInTheStoreStats() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            let product = try await t.activeProduct(in: f.storeAID, owner: f.ownerA, category: f.shirts)
+            let shoppers = try await t.signUpMany(3)
+            for (shopper, method) in [(shoppers[0], HTTPMethod.PUT), (shoppers[1], .PUT), (shoppers[2], .PUT), (shoppers[0], .DELETE)] {
+                let response = try await t.send(method, "/api/v1/products/\(product.id)/like", token: shopper.accessToken)
+                #expect(response.status == .ok, "\(response.body.string)")
+            }
+            // No flush here: reading the stats writes what was counted first.
+            let stats = try await t.send(.GET, "/api/v1/stores/\(f.storeAID)/stats?days=2", token: f.ownerA.accessToken)
+            #expect(stats.status == .ok, "\(stats.body.string)")
+            struct Stats: Decodable { struct Day: Decodable { var day: String; var likes: Int }; var days: [Day] }
+            let days = try stats.content.decode(Stats.self).days
+            #expect(days.map(\.likes) == [0, 2])
+            #expect(days.last?.day == StatsDay.string(t.clock.now()))
+        }
+    }
+
     /// An active product of a new store, and its reference for `LikeGroupCommit`.
     private static func activeProduct(_ t: TestApp) async throws -> (Product, ProductCatalog.ProductRef) {
         let f = try await t.catalogFixture()

@@ -46,57 +46,69 @@ actor CatalogCounters {
         for (storeID, likes) in byStore where likes != 0 { storeLikes[StoreDay(storeID: storeID, day: day), default: 0] += likes }
     }
 
-    /// Writes everything counted so far; returns how many product-days were written.
+    /// The flush writing now, if any: a flush waits for it, so a flush before the stats are read
+    /// finds in the database everything counted before it, also what a running flush had taken.
+    private var writing: Task<Void, any Error>?
+
+    /// Writes everything counted so far; returns how many product-days and store-days were written.
     @discardableResult
     func flush(on db: any Database) async throws -> Int {
-        let batch = pending, likes = storeLikes
+        while let running = writing {
+            _ = try? await running.value
+            if writing == running { writing = nil }
+        }
+        let views = pending, likes = storeLikes
         pending = [:]
         storeLikes = [:]
-        guard !batch.isEmpty || !likes.isEmpty else { return 0 }
+        guard !views.isEmpty || !likes.isEmpty else { return 0 }
+        let task = Task { try await Self.write(views: views, likes: likes, on: db) }
+        writing = task
+        defer { if writing == task { writing = nil } }
         do {
-            try await db.transaction { tx in
-                let tsql = tx as! any SQLDatabase
-                var perStore: [String: (UUID, String, Int, Int)] = [:]
-                // Many product-days per statement: one statement per product-day kept SQLite's threads busy for
-                // hundreds of milliseconds after a busy minute of product pages, and reads waited (issue 19).
-                let rows = Array(batch)
-                for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
-                    let values = rows[start..<min(rows.count, start + Self.rowsPerStatement)].map { key, counts -> SQLQueryString in
-                        "(\(bind: key.productID), \(bind: key.day), \(bind: counts.views), \(bind: counts.shares))"
-                    }
-                    try await tsql.raw("""
-                        INSERT INTO product_daily_stats (product_id, day, views, share_visits)
-                        SELECT v.column1, v.column2, v.column3, v.column4 FROM (VALUES \(values.joined(separator: ", "))) v
-                        WHERE EXISTS (SELECT 1 FROM \(ident: Product.schema) WHERE id = v.column1)
-                        ON CONFLICT (product_id, day) DO UPDATE SET views = product_daily_stats.views + excluded.views,
-                        share_visits = product_daily_stats.share_visits + excluded.share_visits
-                        """).run()
-                }
-                for (key, counts) in batch {
-                    let storeKey = "\(key.storeID)|\(key.day)"
-                    let sum = perStore[storeKey] ?? (key.storeID, key.day, 0, 0)
-                    perStore[storeKey] = (key.storeID, key.day, sum.2 + counts.views, sum.3 + counts.shares)
-                }
-                for (storeID, day, views, shares) in perStore.values {
-                    try await StoreStatsService.bump(storeID: storeID, day: day, views: views, shareVisits: shares, on: tsql)
-                }
-                for (day, stores) in Dictionary(grouping: likes, by: \.key.day) {
-                    for start in stride(from: 0, to: stores.count, by: Self.rowsPerStatement) {
-                        let chunk = stores[start..<min(stores.count, start + Self.rowsPerStatement)]
-                        try await StoreStatsService.addLikes(
-                            Dictionary(uniqueKeysWithValues: chunk.map { ($0.key.storeID, $0.value) }), day: day, on: tsql)
-                    }
-                }
-            }
+            try await task.value
         } catch {
-            for (key, counts) in batch {
+            for (key, counts) in views {
                 let current = pending[key] ?? (0, 0)
                 pending[key] = (current.views + counts.views, current.shares + counts.shares)
             }
             for (key, count) in likes { storeLikes[key, default: 0] += count }
             throw error
         }
-        return batch.count
+        return views.count + likes.count
+    }
+
+    /// One transaction. Rows are written in key order, so that flushes of two instances at once on
+    /// PostgreSQL lock them in one order instead of deadlocking.
+    private static func write(views: [Key: (views: Int, shares: Int)], likes: [StoreDay: Int], on db: any Database) async throws {
+        try await db.transaction { tx in
+            let tsql = tx as! any SQLDatabase
+            // Many product-days per statement: one statement per product-day kept SQLite's threads busy for
+            // hundreds of milliseconds after a busy minute of product pages, and reads waited (issue 19).
+            let rows = views.sorted { ($0.key.day, $0.key.productID.idString) < ($1.key.day, $1.key.productID.idString) }
+            for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
+                let values = rows[start..<min(rows.count, start + Self.rowsPerStatement)].map { key, counts -> SQLQueryString in
+                    "(\(bind: key.productID), \(bind: key.day), \(bind: counts.views), \(bind: counts.shares))"
+                }
+                try await tsql.raw("""
+                    INSERT INTO product_daily_stats (product_id, day, views, share_visits)
+                    SELECT v.column1, v.column2, v.column3, v.column4 FROM (VALUES \(values.joined(separator: ", "))) v
+                    WHERE EXISTS (SELECT 1 FROM \(ident: Product.schema) WHERE id = v.column1)
+                    ON CONFLICT (product_id, day) DO UPDATE SET views = product_daily_stats.views + excluded.views,
+                    share_visits = product_daily_stats.share_visits + excluded.share_visits
+                    """).run()
+            }
+            // Each store-day once, its views, share visits and likes together.
+            var perStore: [StoreDay: (views: Int, shares: Int, likes: Int)] = [:]
+            for (key, counts) in views {
+                perStore[StoreDay(storeID: key.storeID, day: key.day), default: (0, 0, 0)].views += counts.views
+                perStore[StoreDay(storeID: key.storeID, day: key.day), default: (0, 0, 0)].shares += counts.shares
+            }
+            for (key, count) in likes { perStore[key, default: (0, 0, 0)].likes += count }
+            for (key, counts) in perStore.sorted(by: { ($0.key.day, $0.key.storeID.idString) < ($1.key.day, $1.key.storeID.idString) }) {
+                try await StoreStatsService.bump(
+                    storeID: key.storeID, day: key.day, views: counts.views, shareVisits: counts.shares, likes: counts.likes, on: tsql)
+            }
+        }
     }
 }
 

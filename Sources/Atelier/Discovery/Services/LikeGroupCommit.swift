@@ -101,9 +101,11 @@ final class LikeGroupCommit: Sendable {
     /// in memory after the commit, or in the transaction with `statsInTransaction`. Returns each
     /// change's product like count after the batch. The changes' pairs are distinct (`batch`).
     private func write(_ changes: [Change], on db: any Database, services: AtelierServices, statsInTransaction: Bool = false) async throws -> [Int] {
+        assert(!changes.isEmpty, "a batch has at least one change")
         let now = services.clock.now()
         let day = StatsDay.string(now)
-        // The first statement inserts or deletes like rows (there is at least one change).
+        // The first statement inserts or deletes like rows (there is at least one change), which takes
+        // the write lock: nothing may read before them (see `writeTransaction`).
         let (counts, storeDelta) = try await services.writeTransaction(on: db, beginsWithWrite: true) { tx in
             let sql = tx as! any SQLDatabase
             var productDelta = Dictionary(changes.map { ($0.product.id, 0) }, uniquingKeysWith: { first, _ in first })
@@ -116,7 +118,7 @@ final class LikeGroupCommit: Sendable {
             if statsInTransaction { try await StoreStatsService.addLikes(storeDelta, day: day, on: sql) }
             return (changes.map { counts[$0.product.id] ?? 0 }, statsInTransaction ? [:] : storeDelta)
         }
-        await services.catalogCounters.addLikes(storeDelta, day: day)
+        if !storeDelta.isEmpty { await services.catalogCounters.addLikes(storeDelta, day: day) }
         return counts
     }
 
