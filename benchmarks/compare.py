@@ -114,8 +114,12 @@ def report(work, lists, doc_path):
     rows = results(work)
     hwm = dict(kv.split("=") for kv in open(os.path.join(work, "hwm.txt")).read().split())
     pb_mb = int(hwm["pocketbase_hwm_kb"]) / 1024
-    # Every Atelier process of the run (both passes, each scaling size).
-    atelier_mb = max([int(hwm["atelier_hwm_kb"]) / 1024] + [r["hwm_mb"] for (server, _), r in rows.items() if server.startswith("atelier")])
+    # Every Atelier process of the run (both passes, each scaling size), and the workload after which the
+    # peak was first seen (each process's VmHWM only grows; rows are in the order they ran).
+    atelier_rows = [(server, name, r["hwm_mb"]) for (server, name), r in rows.items() if server.startswith("atelier")]
+    atelier_mb = max([int(hwm["atelier_hwm_kb"]) / 1024] + [mb for _, _, mb in atelier_rows])
+    peak_at = next((f"{server} after {name}" for server, name, mb in atelier_rows if mb >= atelier_mb), None)
+    peak_text = f"{atelier_mb:.0f} MB" + (f" (first reached by {peak_at})" if peak_at else "")
     data = json.load(open(os.path.join(lists, "data.json")))
     env = os.environ
     verdicts = []
@@ -209,7 +213,7 @@ def report(work, lists, doc_path):
         rows[(f"atelier@{sizes[-1]}", n)]["p99"] <= 1.5 * rows[(f"atelier@{sizes[0]}", n)]["p99"]
         for n in ("W1v", "W2v") if (f"atelier@{sizes[-1]}", n) in rows and (f"atelier@{sizes[0]}", n) in rows
     ) if len(sizes) > 1 else None
-    verdicts.append(f"- Atelier's peak RSS over the run ≤ 300 MB: {atelier_mb:.0f} MB, {'met' if atelier_mb <= 300 else 'missed'}"
+    verdicts.append(f"- Atelier's peak RSS over the run ≤ 300 MB: {peak_text}, {'met' if atelier_mb <= 300 else 'missed'}"
                     f" (PocketBase: {pb_mb:.0f} MB).")
     if flat is not None:
         verdicts.append(f"- W1v and W2v p99 at {sizes[-1]:,} products within 1.5× of {sizes[0]:,}: {'met' if flat else 'missed'}.")
@@ -255,7 +259,7 @@ Post-run checks (the server stopped, then every like and unlike it acknowledged 
 `benchmarks/varied/check.py`):
 """ + "\n".join(check_lines) + f"""
 
-Peak RSS (VmHWM) over the whole run: Atelier {atelier_mb:.0f} MB, PocketBase {pb_mb:.0f} MB. Error lines in Atelier's log: {env.get('BENCH_ERRORS', '?')}.
+Peak RSS (VmHWM) over the whole run: Atelier {peak_text}, PocketBase {pb_mb:.0f} MB. Error lines in Atelier's log: {env.get('BENCH_ERRORS', '?')}.
 
 """ + postgres_text + scaling_text + "\n".join(verdicts) + "\n"
     text = open(doc_path).read() if os.path.exists(doc_path) else "# Benchmarks\n"
