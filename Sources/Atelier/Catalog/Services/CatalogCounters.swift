@@ -100,8 +100,9 @@ actor CatalogCounters {
             // Each store-day once, its views, share visits and likes together.
             var perStore: [StoreDay: (views: Int, shares: Int, likes: Int)] = [:]
             for (key, counts) in views {
-                perStore[StoreDay(storeID: key.storeID, day: key.day), default: (0, 0, 0)].views += counts.views
-                perStore[StoreDay(storeID: key.storeID, day: key.day), default: (0, 0, 0)].shares += counts.shares
+                let storeDay = StoreDay(storeID: key.storeID, day: key.day)
+                perStore[storeDay, default: (0, 0, 0)].views += counts.views
+                perStore[storeDay, default: (0, 0, 0)].shares += counts.shares
             }
             for (key, count) in likes { perStore[key, default: (0, 0, 0)].likes += count }
             for (key, counts) in perStore.sorted(by: { ($0.key.day, $0.key.storeID.idString) < ($1.key.day, $1.key.storeID.idString) }) {
@@ -168,21 +169,6 @@ struct StoreStatsService {
             likes = store_daily_stats.likes + excluded.likes, follows = store_daily_stats.follows + excluded.follows,
             orders = store_daily_stats.orders + excluded.orders, sales_minor = store_daily_stats.sales_minor + excluded.sales_minor,
             shop_clicks = store_daily_stats.shop_clicks + excluded.shop_clicks
-            """).run()
-    }
-
-    /// Adds likes to several stores' day in one statement (a batch of likes, `LikeGroupCommit`),
-    /// in store id order so that concurrent batches on PostgreSQL lock the rows in one order. A
-    /// store deleted meanwhile is skipped, as `bump` skips it.
-    static func addLikes(_ byStore: [UUID: Int], day: String, on sql: any SQLDatabase) async throws {
-        let stores = byStore.filter { $0.value != 0 }.sorted { $0.key.uuidString < $1.key.uuidString }
-        guard !stores.isEmpty else { return }
-        let rows: [SQLQueryString] = stores.map { "(\(bind: $0.key), \(bind: $0.value))" }
-        try await sql.raw("""
-            INSERT INTO store_daily_stats (store_id, day, views, share_visits, likes, follows, orders, sales_minor, shop_clicks)
-            SELECT v.column1, \(bind: day), 0, 0, v.column2, 0, 0, 0, 0 FROM (VALUES \(rows.joined(separator: ", "))) v
-            WHERE EXISTS (SELECT 1 FROM \(ident: Store.schema) s WHERE s.id = v.column1)
-            ON CONFLICT (store_id, day) DO UPDATE SET likes = store_daily_stats.likes + excluded.likes
             """).run()
     }
 }

@@ -6,8 +6,9 @@ import Vapor
 /// (issue 9): a popular page is then built and encoded once per period instead of once per request.
 /// Only signed-out GETs without validators are served from it, kept per URL and `Accept`; any
 /// catalogue write clears it at once (`AtelierServices.catalogChanged`). Like counts in a kept
-/// answer may lag by up to its lifetime. A handler whose answer has a side effect that must happen on every read (a product's
-/// view count) records it with `Request.repeatWhenKept`; serving the kept answer repeats it.
+/// answer may lag by up to its lifetime. A handler whose answer has a side effect that must happen
+/// on every read (a product's view count) records it with `Request.repeatWhenKept`; serving the
+/// kept answer repeats it.
 /// When an answer expires, the requests that arrive while it is being built again wait for that one
 /// build instead of each building it (otherwise every expiry is a burst of identical work).
 /// It sits outside `ConditionalGETMiddleware`, so a kept answer carries its ETag.

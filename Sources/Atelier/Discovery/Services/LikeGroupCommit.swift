@@ -115,7 +115,9 @@ final class LikeGroupCommit: Sendable {
             let counts = try await Self.likeCounts(moving: productDelta, on: sql)
             var storeDelta: [UUID: Int] = [:]
             for (productID, delta) in productDelta where delta != 0 { storeDelta[storeOf[productID]!, default: 0] += delta }
-            if statsInTransaction { try await StoreStatsService.addLikes(storeDelta, day: day, on: sql) }
+            if statsInTransaction {
+                for (storeID, likes) in storeDelta { try await StoreStatsService.bump(storeID: storeID, day: day, likes: likes, on: sql) }
+            }
             return (changes.map { counts[$0.product.id] ?? 0 }, statsInTransaction ? [:] : storeDelta)
         }
         if !storeDelta.isEmpty { await services.catalogCounters.addLikes(storeDelta, day: day) }
