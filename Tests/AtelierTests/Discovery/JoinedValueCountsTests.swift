@@ -29,13 +29,4 @@ struct JoinedValueCountsTests {
         #expect(try JoinedValueCounts.idCounts(joined) == [a: 3, b: 1])
         #expect(throws: DecodingError.self) { try JoinedValueCounts.idCounts("\(a.idString),nope") }
     }
-
-    @Test("facet numbers count as numbers; a value that is not one is an error")
-    func numberCounts() throws {
-        #expect(try JoinedValueCounts.numberCounts("7,12,7,,3,12,7") == [7: 3, 12: 2, 3: 1])
-        #expect(try JoinedValueCounts.numberCounts(nil).isEmpty)
-        for bad in ["7,-1", "7,1.5", "7,x", "7,1234567890123456789"] {
-            #expect(throws: DecodingError.self, "\(bad)") { try JoinedValueCounts.numberCounts(bad) }
-        }
-    }
 }

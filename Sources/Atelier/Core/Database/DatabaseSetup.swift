@@ -23,6 +23,7 @@ public enum DatabaseSetup {
     }
 
     static func configure(_ app: Application, config: AppConfig) throws {
+        SQLiteFunctions.register()
         switch config.database {
         case .sqliteMemory:
             app.databases.use(.sqlite(.memory, maxConnectionsPerEventLoop: 1), as: .sqlite)

@@ -162,10 +162,10 @@ final class SQLiteReadConnection: @unchecked Sendable {
         case .null: return sqlite_nio_sqlite3_bind_null(statement, index)
         case .text(let text):
             // Its C string, with the length given (an empty string binds as "", not NULL).
-            return sqlite_nio_sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), Self.copied, UInt8(SQLITE_UTF8))
+            return sqlite_nio_sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), SQLiteFunctions.copied, UInt8(SQLITE_UTF8))
         case .blob(let buffer):
             return buffer.withUnsafeReadableBytes { bytes in
-                sqlite_nio_sqlite3_bind_blob64(statement, index, bytes.baseAddress, UInt64(bytes.count), Self.copied)
+                sqlite_nio_sqlite3_bind_blob64(statement, index, bytes.baseAddress, UInt64(bytes.count), SQLiteFunctions.copied)
             }
         }
     }
@@ -199,7 +199,4 @@ final class SQLiteReadConnection: @unchecked Sendable {
     private func failure(_ code: Int32, on handle: OpaquePointer) -> Failure {
         Failure(code: code, message: String(cString: sqlite_nio_sqlite3_errmsg(handle)))
     }
-
-    /// SQLite copies a bound value before the call returns.
-    private static let copied = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }

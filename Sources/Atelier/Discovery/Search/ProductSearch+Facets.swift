@@ -8,63 +8,83 @@ extension ProductSearch {
     /// `SearchConditions.filtersByNumber`), it reads the matches' facet numbers instead of their
     /// ids: same counts, a third of the work.
     func facets(filters: SQLQueryString, tokens: [String], byNumber numberedFilters: SQLQueryString?) async throws -> (Int, Facets) {
-        // One pass over the matches that hands over each facet's values as one joined string,
-        // counted here. A GROUP BY per facet sorted the whole result four times over (SQLite, the
-        // 28 000 matches of "cotton": 88 ms, and 140 ms where SQLite chose not to materialise it).
-        let byNumbers = numberedFilters != nil
-        let source = numberedFilters.map { conditions.listedMatchesByNumber(tokens, filters: $0) } ?? conditions.matchedSource(tokens)
-        let key = byNumbers ? "no" : "id"
-        var query: SQLQueryString = """
-            SELECT COUNT(*) AS n, \(conditions.joinedValues("p.brand_\(key)")) AS brands, \(conditions.joinedValues("p.category_\(key)")) AS categories,
-            \(conditions.joinedValues("p.store_\(key)")) AS stores, \(conditions.joinedValues("p.colors")) AS colors
-            FROM \(source.from) WHERE \(source.match)
-            """
-        if !byNumbers { query += " AND \(filters)" }
-        guard let row = try await sql.raw(query).first() else { return (0, Facets()) }
-        let total = try row.decode(column: "n", as: Int.self)
-        let (joinedBrands, joinedCategories, joinedStores) = try (
-            row.decode(column: "brands", as: String?.self), row.decode(column: "categories", as: String?.self),
-            row.decode(column: "stores", as: String?.self))
-        let colors = try JoinedValueCounts.stringCounts(row.decode(column: "colors", as: String?.self))
-        let (brands, categories, stores) = byNumbers
-            ? try await idCounts(numbered: joinedBrands, joinedCategories, joinedStores)
-            : try await idCounts(joinedBrands, joinedCategories, joinedStores)
+        let (total, counts) = conditions.isPostgres
+            ? try await joinedCounts(filters: filters, tokens: tokens)
+            : try await talliedCounts(filters: filters, tokens: tokens, byNumber: numberedFilters)
         // Then the three kinds of label read side by side (each read takes a connection of its own).
-        async let brandLabels = names(of: Brand.schema, Array(brands.keys))
-        async let categoryLabelsRead = categoryLabels(Array(categories.keys))
-        let storeNames = try await names(of: Store.schema, Array(stores.keys))
+        async let brandLabels = names(of: Brand.schema, Array(counts.brands.keys))
+        async let categoryLabelsRead = categoryLabels(Array(counts.categories.keys))
+        let storeNames = try await names(of: Store.schema, Array(counts.stores.keys))
         let (brandNames, categoryNames) = try await (brandLabels, categoryLabelsRead)
         func facets(_ counts: [UUID: Int], labels: [UUID: String]) -> [Facet] {
             Self.top(counts.compactMap { id, n in labels[id].map { Facet(value: id.idString, label: $0, count: n) } })
         }
         return (total, Facets(
-            categories: facets(categories, labels: categoryNames),
-            brands: facets(brands, labels: brandNames),
-            stores: facets(stores, labels: storeNames),
-            colors: Self.top(colors.map { Facet(value: $0.key, label: $0.key, count: $0.value) })))
+            categories: facets(counts.categories, labels: categoryNames),
+            brands: facets(counts.brands, labels: brandNames),
+            stores: facets(counts.stores, labels: storeNames),
+            colors: Self.top(counts.colors.map { Facet(value: $0.key, label: $0.key, count: $0.value) })))
     }
 
-    /// Each list holds an id per match (three times 28 000 for "cotton"): counted side by side.
-    private func idCounts(_ brands: String?, _ categories: String?, _ stores: String?) async throws -> ([UUID: Int], [UUID: Int], [UUID: Int]) {
-        async let countedBrands = JoinedValueCounts.idCounts(brands)
-        async let countedCategories = JoinedValueCounts.idCounts(categories)
-        let countedStores = try JoinedValueCounts.idCounts(stores)
-        return try await (countedBrands, countedCategories, countedStores)
+    /// How many matches have each brand, category, store and colour.
+    private struct Counts {
+        var brands: [UUID: Int]
+        var categories: [UUID: Int]
+        var stores: [UUID: Int]
+        var colors: [String: Int]
     }
 
-    /// The same from lists of facet numbers (SQLite): counted, then the few hundred distinct numbers
-    /// turned into their ids in one statement.
-    private func idCounts(numbered brands: String?, _ categories: String?, _ stores: String?) async throws -> ([UUID: Int], [UUID: Int], [UUID: Int]) {
-        let counted = try [brands, categories, stores].map(JoinedValueCounts.numberCounts)
-        let numbers = Set(counted.flatMap(\.keys))
-        guard !numbers.isEmpty else { return ([:], [:], [:]) }
+    /// SQLite: one pass over the matches that counts them (`FacetTally`). With `byNumber`, the same
+    /// filters on the numbered rows (a search with words, `SearchConditions.filtersByNumber`), it
+    /// reads the matches' facet numbers instead of their ids: same counts, a third of the work.
+    private func talliedCounts(filters: SQLQueryString, tokens: [String], byNumber numberedFilters: SQLQueryString?) async throws -> (Int, Counts) {
+        let source = numberedFilters.map { conditions.listedMatchesByNumber(tokens, filters: $0) } ?? conditions.matchedSource(tokens)
+        let key = numberedFilters == nil ? "id" : "no"
+        var query: SQLQueryString = """
+            SELECT COUNT(*) AS n, \(unsafeRaw: FacetTally.functionName)(p.brand_\(unsafeRaw: key), p.category_\(unsafeRaw: key), p.store_\(unsafeRaw: key), p.colors) AS tally
+            FROM \(source.from) WHERE \(source.match)
+            """
+        if numberedFilters == nil { query += " AND \(filters)" }
+        guard let row = try await sql.raw(query).first() else { return (0, Counts(brands: [:], categories: [:], stores: [:], colors: [:])) }
+        let total = try row.decode(column: "n", as: Int.self)
+        let tally = try row.decode(column: "tally", as: String?.self).map { try JSONDecoder().decode(FacetTally.self, from: Data($0.utf8)) } ?? FacetTally()
+        let facets = [tally.brands, tally.categories, tally.stores]
+        let byID = numberedFilters == nil ? try facets.map(Self.byID) : try await byID(numbered: facets)
+        return (total, Counts(brands: byID[0], categories: byID[1], stores: byID[2], colors: tally.colors))
+    }
+
+    /// Counts keyed by ids as text, keyed by id.
+    private static func byID(_ counts: [String: Int]) throws -> [UUID: Int] {
+        var out: [UUID: Int] = [:]
+        for (text, n) in counts {
+            guard let id = UUID(uuidString: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "search facets: \(text) is not an id"))
+            }
+            out[id, default: 0] += n
+        }
+        return out
+    }
+
+    /// Counts keyed by facet numbers as text, keyed by id: the few hundred distinct numbers turned
+    /// into their ids in one statement.
+    private func byID(numbered counts: [[String: Int]]) async throws -> [[UUID: Int]] {
+        let numbered = try counts.map { facet in
+            try facet.map { text, n in
+                guard let number = Int(text) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "search facets: \(text) is not a number"))
+                }
+                return (number, n)
+            }
+        }
+        let numbers = Set(numbered.flatMap { $0.map(\.0) })
+        guard !numbers.isEmpty else { return counts.map { _ in [:] } }
         var ids: [Int: UUID] = [:]
         for row in try await sql.raw("SELECT no, id FROM search_facet_numbers WHERE no IN (\(binds: Array(numbers)))").all() {
             ids[try row.decode(column: "no", as: Int.self)] = try FastColumns(row, textUUIDs: true).uuid("id")
         }
-        func byID(_ counts: [Int: Int]) throws -> [UUID: Int] {
+        return try numbered.map { facet in
             var out: [UUID: Int] = [:]
-            for (number, n) in counts {
+            for (number, n) in facet {
                 guard let id = ids[number] else {
                     throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "search facets: no id numbered \(number)"))
                 }
@@ -72,7 +92,28 @@ extension ProductSearch {
             }
             return out
         }
-        return try (byID(counted[0]), byID(counted[1]), byID(counted[2]))
+    }
+
+    /// PostgreSQL: one pass over the matches that hands over each facet's values as one joined
+    /// string, counted here. A GROUP BY per facet sorted the whole result four times over.
+    private func joinedCounts(filters: SQLQueryString, tokens: [String]) async throws -> (Int, Counts) {
+        let source = conditions.matchedSource(tokens)
+        let query: SQLQueryString = """
+            SELECT COUNT(*) AS n, \(conditions.joinedValues("p.brand_id")) AS brands, \(conditions.joinedValues("p.category_id")) AS categories,
+            \(conditions.joinedValues("p.store_id")) AS stores, \(conditions.joinedValues("p.colors")) AS colors
+            FROM \(source.from) WHERE \(source.match) AND \(filters)
+            """
+        guard let row = try await sql.raw(query).first() else { return (0, Counts(brands: [:], categories: [:], stores: [:], colors: [:])) }
+        let (brands, categories, stores) = try (
+            row.decode(column: "brands", as: String?.self), row.decode(column: "categories", as: String?.self),
+            row.decode(column: "stores", as: String?.self))
+        // Each list holds an id per match (three times 28 000 for "cotton"): counted side by side.
+        async let countedBrands = JoinedValueCounts.idCounts(brands)
+        async let countedCategories = JoinedValueCounts.idCounts(categories)
+        let countedStores = try JoinedValueCounts.idCounts(stores)
+        return try await (row.decode(column: "n", as: Int.self), Counts(
+            brands: countedBrands, categories: countedCategories, stores: countedStores,
+            colors: JoinedValueCounts.stringCounts(row.decode(column: "colors", as: String?.self))))
     }
 
     /// The names of a few brands or stores by id, read in one plain statement.

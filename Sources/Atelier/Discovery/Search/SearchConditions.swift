@@ -49,8 +49,8 @@ struct SearchConditions {
     }
 
     /// SQLite's relevance rank of a full-text row (lower is better): the headline weighs four times
-    /// the rest.
-    static let fullTextRank: SQLQueryString = "bm25(product_search_fts, 4.0, 1.0)"
+    /// the rest. `bm25`'s value, computed by `FullTextRank` without a statement per row.
+    static let fullTextRank: SQLQueryString = "\(unsafeRaw: FullTextRank.functionName)(product_search_fts, 4.0, 1.0)"
 
     /// SQLite: the `count` best-ranked full-text rows the words match, as `doc_id` and `rank`,
     /// ranked on the full-text index alone, without reading a product; with `atLeast`, only those

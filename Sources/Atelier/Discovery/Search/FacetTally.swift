@@ -1,0 +1,124 @@
+import Foundation
+import VaporCSQLite
+
+/// `facet_tally(brand, category, store, colors)`, a SQLite aggregate that counts a search's facets
+/// over its matches in one pass (issue 19): how often each brand, category and store occurs (facet
+/// numbers, or ids as text; NULL is no value) and each colour of the comma-joined `colors`. It
+/// returns these counts as JSON, a few hundred entries, or NULL without rows.
+///
+/// Before, the statement joined every match's values into four strings (`group_concat`, each number
+/// written out as text), which were then split and counted in Swift: for the 27 868 matches of
+/// "cotton", 15 ms of joining in SQLite and 5 ms of counting here, half the facets' time.
+/// PostgreSQL still joins them (`string_agg`, `JoinedValueCounts`).
+struct FacetTally: Codable, Sendable, Equatable {
+    var brands: [String: Int] = [:]
+    var categories: [String: Int] = [:]
+    var stores: [String: Int] = [:]
+    var colors: [String: Int] = [:]
+
+    static let functionName = "facet_tally"
+
+    /// Adds the function to a connection being opened (`SQLiteFunctions`).
+    static func install(on connection: OpaquePointer?) -> Int32 {
+        sqlite_nio_sqlite3_create_function_v2(
+            connection, functionName, 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, nil,
+            { context, count, values in Accumulator.of(context)?.add(count, values) },
+            { context in Accumulator.finish(context) },
+            nil)
+    }
+
+    /// One aggregation's counts, kept through SQLite's aggregate context as a retained pointer.
+    private final class Accumulator {
+        // One aggregation runs on one thread: no exclusivity checks per row.
+        @exclusivity(unchecked) var brands = ValueCounts()
+        @exclusivity(unchecked) var categories = ValueCounts()
+        @exclusivity(unchecked) var stores = ValueCounts()
+        @exclusivity(unchecked) var colors = ValueCounts()
+
+        /// The aggregation's accumulator, made at its first row.
+        static func of(_ context: OpaquePointer?) -> Accumulator? {
+            guard let slot = sqlite_nio_sqlite3_aggregate_context(context, Int32(MemoryLayout<UnsafeMutableRawPointer?>.size)) else {
+                sqlite_nio_sqlite3_result_error_nomem(context)
+                return nil
+            }
+            let pointer = slot.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+            if let kept = pointer.pointee { return Unmanaged<Accumulator>.fromOpaque(kept).takeUnretainedValue() }
+            let made = Accumulator()
+            pointer.pointee = Unmanaged.passRetained(made).toOpaque()
+            return made
+        }
+
+        func add(_ count: Int32, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
+            guard count == 4, let values else { return }
+            brands.add(values[0])
+            categories.add(values[1])
+            stores.add(values[2])
+            colors.add(list: values[3])
+        }
+
+        /// The counts as the function's result; SQLite calls this once per aggregation, also one
+        /// that ends early, so the accumulator is released here.
+        static func finish(_ context: OpaquePointer?) {
+            guard let slot = sqlite_nio_sqlite3_aggregate_context(context, 0),
+                  let kept = slot.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee else {
+                sqlite_nio_sqlite3_result_null(context)
+                return
+            }
+            let accumulator = Unmanaged<Accumulator>.fromOpaque(kept).takeRetainedValue()
+            let tally = FacetTally(
+                brands: accumulator.brands.counts, categories: accumulator.categories.counts, stores: accumulator.stores.counts,
+                colors: accumulator.colors.counts)
+            guard let json = try? JSONEncoder().encode(tally) else {
+                sqlite_nio_sqlite3_result_error(context, "facet_tally: the counts could not be encoded", -1)
+                return
+            }
+            json.withUnsafeBytes { bytes in
+                sqlite_nio_sqlite3_result_text(context, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), SQLiteFunctions.copied)
+            }
+        }
+    }
+
+    /// Counts of SQLite values: integers by their bytes, texts by theirs (`ByteStringCounts`).
+    private struct ValueCounts {
+        private var numbers = ByteStringCounts()
+        private var texts = ByteStringCounts()
+
+        mutating func add(_ value: OpaquePointer?) {
+            switch sqlite_nio_sqlite3_value_type(value) {
+            case SQLITE_INTEGER:
+                var number = sqlite_nio_sqlite3_value_int64(value)
+                withUnsafeBytes(of: &number) { numbers.add($0) }
+            case SQLITE_TEXT:
+                texts.add(Self.bytes(value))
+            default:
+                break
+            }
+        }
+
+        /// Each value of a comma-joined text.
+        mutating func add(list value: OpaquePointer?) {
+            guard sqlite_nio_sqlite3_value_type(value) == SQLITE_TEXT else { return }
+            let list = Self.bytes(value)
+            var start = 0
+            while start < list.count {
+                let end = list[start...].firstIndex(of: UInt8(ascii: ",")) ?? list.count
+                if end > start { texts.add(UnsafeRawBufferPointer(rebasing: list[start..<end])) }
+                start = end + 1
+            }
+        }
+
+        /// The counts by value as text (numbers in decimal).
+        var counts: [String: Int] {
+            var counts: [String: Int] = [:]
+            numbers.forEach { bytes, n in counts[String(bytes.loadUnaligned(as: Int64.self)), default: 0] += n }
+            texts.forEach { bytes, n in counts[String(decoding: bytes, as: UTF8.self), default: 0] += n }
+            return counts
+        }
+
+        /// The value's text, valid until the next call on the value.
+        private static func bytes(_ value: OpaquePointer?) -> UnsafeRawBufferPointer {
+            guard let text = sqlite_nio_sqlite3_value_text(value) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+            return UnsafeRawBufferPointer(start: text, count: Int(sqlite_nio_sqlite3_value_bytes(value)))
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+import VaporTesting
+
+@testable import Atelier
+
+/// `facet_tally`, the SQLite aggregate that counts a search's facets in one pass (issue 19): its
+/// counts must be those of the rows, on Fluent's connections and on the read pool's alike.
+@Suite("Discovery: facets tallied in SQLite")
+struct FacetTallyTests {
+    @Test("numbers, ids as text, NULLs and comma-joined colours are counted; no rows give NULL; every connection has it")
+    func tally() async throws {
+        try await TestApp.with { t in
+            guard (t.app.db as! any SQLDatabase).dialect.name == "sqlite" else { return }
+            let a = UUID().idString, b = UUID().idString
+            let rows: SQLQueryString = """
+                SELECT 7 AS brand, 'c1' AS category, \(bind: a) AS store, 'red,blue' AS colors
+                UNION ALL SELECT NULL, 'c1', \(bind: b), 'red'
+                UNION ALL SELECT 7, 'c2', \(bind: a), ''
+                UNION ALL SELECT 12, 'c1', \(bind: a), 'red,,green,'
+                UNION ALL SELECT 7, NULL, \(bind: b), NULL
+                """
+            let expected = FacetTally(
+                brands: ["7": 3, "12": 1], categories: ["c1": 3, "c2": 1], stores: [a: 3, b: 2],
+                colors: ["red": 3, "blue": 1, "green": 1])
+            let req = Request(application: t.app, method: .GET, url: "/", on: t.app.eventLoopGroup.next())
+            // Fluent's connection, and the read pool's when the app has one (a SQLite file).
+            var databases = [t.app.db as! any SQLDatabase]
+            if t.app.atelier.sqliteReads != nil { databases.append(req.readDatabase as! any SQLDatabase) }
+            for sql in databases {
+                let row = try #require(try await sql.raw("""
+                    SELECT COUNT(*) AS n, facet_tally(brand, category, store, colors) AS tally FROM (\(rows))
+                    """).first())
+                #expect(try row.decode(column: "n", as: Int.self) == 5)
+                let json = try #require(try row.decode(column: "tally", as: String?.self))
+                let tally = try JSONDecoder().decode(FacetTally.self, from: Data(json.utf8))
+                #expect(tally == expected, "\(type(of: sql))")
+
+                let none = try #require(try await sql.raw("""
+                    SELECT COUNT(*) AS n, facet_tally(brand, category, store, colors) AS tally FROM (\(rows)) WHERE brand = 99
+                    """).first())
+                #expect(try none.decode(column: "n", as: Int.self) == 0)
+                #expect(try none.decodeNil(column: "tally"))
+                // Per group, as any aggregate: each group's own counts.
+                let grouped = try await sql.raw("""
+                    SELECT store, facet_tally(brand, category, store, colors) AS tally FROM (\(rows)) GROUP BY store ORDER BY store
+                    """).all()
+                #expect(grouped.count == 2)
+                for group in grouped {
+                    let store = try group.decode(column: "store", as: String.self)
+                    let counts = try JSONDecoder().decode(FacetTally.self, from: Data(group.decode(column: "tally", as: String.self).utf8))
+                    #expect(counts.stores == [store: store == a ? 3 : 2])
+                }
+            }
+        }
+    }
+}
