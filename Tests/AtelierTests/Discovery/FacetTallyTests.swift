@@ -34,8 +34,8 @@ struct FacetTallyTests {
                     SELECT COUNT(*) AS n, facet_tally(brand, category, store, colors) AS tally FROM (\(rows))
                     """).first())
                 #expect(try row.decode(column: "n", as: Int.self) == 5)
-                let json = try #require(try row.decode(column: "tally", as: String?.self))
-                let tally = try JSONDecoder().decode(FacetTally.self, from: Data(json.utf8))
+                let record = try #require(try row.decode(column: "tally", as: Data?.self))
+                let tally = try FacetTally(record: record)
                 #expect(tally == expected, "\(type(of: sql))")
 
                 let none = try #require(try await sql.raw("""
@@ -50,10 +50,24 @@ struct FacetTallyTests {
                 #expect(grouped.count == 2)
                 for group in grouped {
                     let store = try group.decode(column: "store", as: String.self)
-                    let counts = try JSONDecoder().decode(FacetTally.self, from: Data(group.decode(column: "tally", as: String.self).utf8))
+                    let counts = try FacetTally(record: group.decode(column: "tally", as: Data.self))
                     #expect(counts.stores == [store: store == a ? 3 : 2])
                 }
             }
         }
+    }
+
+    @Test("its record reads back as the counts it holds; a record cut short or running on is an error")
+    func record() throws {
+        let tally = FacetTally(
+            brands: ["7": 3, "12": 70_000], categories: [:], stores: [UUID().idString: 2],
+            colors: ["red": 1, "grön": 4, "": 1])
+        #expect(try FacetTally(record: tally.record) == tally)
+        #expect(try FacetTally(record: FacetTally().record) == FacetTally())
+        let bytes = tally.record
+        for cut in [0, 3, 4, bytes.count / 2, bytes.count - 1] {
+            #expect(throws: FacetTally.MalformedRecord.self, "cut at \(cut)") { try FacetTally(record: bytes.prefix(cut)) }
+        }
+        #expect(throws: FacetTally.MalformedRecord.self) { try FacetTally(record: bytes + [0]) }
     }
 }

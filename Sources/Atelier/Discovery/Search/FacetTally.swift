@@ -4,13 +4,14 @@ import VaporCSQLite
 /// `facet_tally(brand, category, store, colors)`, a SQLite aggregate that counts a search's facets
 /// over its matches in one pass (issue 19): how often each brand, category and store occurs (facet
 /// numbers, or ids as text; NULL is no value) and each colour of the comma-joined `colors`. It
-/// returns these counts as JSON, a few hundred entries, or NULL without rows.
+/// returns these counts, a few hundred entries, as a BLOB that `init(record:)` reads, or NULL without
+/// rows. (As JSON, writing and reading them back took 4 % of a search's CPU.)
 ///
 /// Before, the statement joined every match's values into four strings (`group_concat`, each number
 /// written out as text), which were then split and counted in Swift: for the 27 868 matches of
 /// "cotton", 15 ms of joining in SQLite and 5 ms of counting here, half the facets' time.
 /// PostgreSQL still joins them (`string_agg`, `JoinedValueCounts`).
-struct FacetTally: Codable, Sendable, Equatable {
+struct FacetTally: Sendable, Equatable {
     var brands: [String: Int] = [:]
     var categories: [String: Int] = [:]
     var stores: [String: Int] = [:]
@@ -68,12 +69,8 @@ struct FacetTally: Codable, Sendable, Equatable {
             let tally = FacetTally(
                 brands: accumulator.brands.counts, categories: accumulator.categories.counts, stores: accumulator.stores.counts,
                 colors: accumulator.colors.counts)
-            guard let json = try? JSONEncoder().encode(tally) else {
-                sqlite_nio_sqlite3_result_error(context, "facet_tally: the counts could not be encoded", -1)
-                return
-            }
-            json.withUnsafeBytes { bytes in
-                sqlite_nio_sqlite3_result_text(context, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), SQLiteFunctions.copied)
+            tally.record.withUnsafeBytes { bytes in
+                sqlite_nio_sqlite3_result_blob64(context, bytes.baseAddress, UInt64(bytes.count), SQLiteFunctions.copied)
             }
         }
     }
@@ -120,5 +117,49 @@ struct FacetTally: Codable, Sendable, Equatable {
             guard let text = sqlite_nio_sqlite3_value_text(value) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
             return UnsafeRawBufferPointer(start: text, count: Int(sqlite_nio_sqlite3_value_bytes(value)))
         }
+    }
+}
+
+extension FacetTally {
+    /// The four facets in turn, each as its number of values, then each value as its count and its
+    /// text, every number a little-endian UInt32 and each text preceded by its length in bytes.
+    var record: [UInt8] {
+        var bytes: [UInt8] = []
+        func append(_ number: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: number).littleEndian) { bytes.append(contentsOf: $0) } }
+        for facet in [brands, categories, stores, colors] {
+            append(facet.count)
+            for (value, count) in facet {
+                append(count)
+                append(value.utf8.count)
+                bytes.append(contentsOf: value.utf8)
+            }
+        }
+        return bytes
+    }
+
+    struct MalformedRecord: Error {}
+
+    /// The counts of a `record`; a record that ends early or runs on is an error.
+    init(record: some Collection<UInt8>) throws {
+        var rest = record[...]
+        func number() throws -> Int {
+            guard rest.count >= 4 else { throw MalformedRecord() }
+            let value = rest.prefix(4).reversed().reduce(0) { $0 << 8 | Int($1) }
+            rest = rest.dropFirst(4)
+            return value
+        }
+        var facets: [[String: Int]] = []
+        for _ in 0..<4 {
+            var facet: [String: Int] = [:]
+            for _ in 0..<(try number()) {
+                let count = try number(), length = try number()
+                guard rest.count >= length else { throw MalformedRecord() }
+                facet[String(decoding: rest.prefix(length), as: UTF8.self), default: 0] += count
+                rest = rest.dropFirst(length)
+            }
+            facets.append(facet)
+        }
+        guard rest.isEmpty else { throw MalformedRecord() }
+        self.init(brands: facets[0], categories: facets[1], stores: facets[2], colors: facets[3])
     }
 }

@@ -47,7 +47,7 @@ extension ProductSearch {
         if numberedFilters == nil { query += " AND \(filters)" }
         guard let row = try await sql.raw(query).first() else { return (0, Counts(brands: [:], categories: [:], stores: [:], colors: [:])) }
         let total = try row.decode(column: "n", as: Int.self)
-        let tally = try row.decode(column: "tally", as: String?.self).map { try JSONDecoder().decode(FacetTally.self, from: Data($0.utf8)) } ?? FacetTally()
+        let tally = try row.decode(column: "tally", as: Data?.self).map { try FacetTally(record: $0) } ?? FacetTally()
         let facets = [tally.brands, tally.categories, tally.stores]
         let byID = numberedFilters == nil ? try facets.map(Self.byID) : try await byID(numbered: facets)
         return (total, Counts(brands: byID[0], categories: byID[1], stores: byID[2], colors: tally.colors))
