@@ -48,6 +48,13 @@ struct FacetTallyTests {
                     SELECT store, facet_tally(brand, category, store, colors) AS tally FROM (\(rows)) GROUP BY store ORDER BY store
                     """).all()
                 #expect(grouped.count == 2)
+                // A value that is no facet number or id is an error, not a count left out.
+                await #expect(throws: (any Error).self) {
+                    try await sql.raw("SELECT facet_tally(x'00ff', 'c1', 's1', 'red') AS tally").first()
+                }
+                await #expect(throws: (any Error).self) {
+                    try await sql.raw("SELECT facet_tally(7, 1.5, 's1', 'red') AS tally").first()
+                }
                 for group in grouped {
                     let store = try group.decode(column: "store", as: String.self)
                     let counts = try FacetTally(record: group.decode(column: "tally", as: Data.self))

@@ -35,6 +35,8 @@ struct FacetTally: Sendable, Equatable {
         @exclusivity(unchecked) var categories = ValueCounts()
         @exclusivity(unchecked) var stores = ValueCounts()
         @exclusivity(unchecked) var colors = ValueCounts()
+        /// A brand, category or store was a BLOB or REAL: the result is an error, not a count short.
+        @exclusivity(unchecked) var corrupt = false
 
         /// The aggregation's accumulator, made at its first row.
         static func of(_ context: OpaquePointer?) -> Accumulator? {
@@ -51,9 +53,8 @@ struct FacetTally: Sendable, Equatable {
 
         func add(_ count: Int32, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
             guard count == 4, let values else { return }
-            brands.add(values[0])
-            categories.add(values[1])
-            stores.add(values[2])
+            let added = brands.add(values[0]) && categories.add(values[1]) && stores.add(values[2])
+            if !added { corrupt = true }
             colors.add(list: values[3])
         }
 
@@ -66,6 +67,10 @@ struct FacetTally: Sendable, Equatable {
                 return
             }
             let accumulator = Unmanaged<Accumulator>.fromOpaque(kept).takeRetainedValue()
+            guard !accumulator.corrupt else {
+                sqlite_nio_sqlite3_result_error(context, "facet_tally: a brand, category or store is neither a number nor a text", -1)
+                return
+            }
             let tally = FacetTally(
                 brands: accumulator.brands.counts, categories: accumulator.categories.counts, stores: accumulator.stores.counts,
                 colors: accumulator.colors.counts)
@@ -80,16 +85,20 @@ struct FacetTally: Sendable, Equatable {
         private var numbers = ByteStringCounts()
         private var texts = ByteStringCounts()
 
-        mutating func add(_ value: OpaquePointer?) {
+        /// false for a value that is neither NULL, a number nor a text (corrupt data).
+        mutating func add(_ value: OpaquePointer?) -> Bool {
             switch sqlite_nio_sqlite3_value_type(value) {
             case SQLITE_INTEGER:
                 var number = sqlite_nio_sqlite3_value_int64(value)
                 withUnsafeBytes(of: &number) { numbers.add($0) }
             case SQLITE_TEXT:
                 texts.add(Self.bytes(value))
-            default:
+            case SQLITE_NULL:
                 break
+            default:
+                return false
             }
+            return true
         }
 
         /// Each value of a comma-joined text.

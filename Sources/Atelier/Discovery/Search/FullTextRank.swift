@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VaporCSQLite
 
 /// `sized_bm25(product_search_fts, weights…)`, an FTS5 auxiliary function that returns what FTS5's
@@ -14,7 +15,8 @@ import VaporCSQLite
 ///
 /// Where the handle cannot be had or moved (a row rewritten by the connection mid-query), it asks
 /// FTS5 for the length as `bm25` does. It reads the lengths of `product_search_fts`, the one table
-/// it is called on: debug builds check every row's length against FTS5's.
+/// it is called on; a query's first row is read both ways, and a difference (another table) turns
+/// the handle off for that query. Debug builds check every row's length against FTS5's.
 enum FullTextRank {
     static let functionName = "sized_bm25"
     /// The only full-text table it is called on, and so the one whose lengths it reads.
@@ -28,14 +30,15 @@ enum FullTextRank {
         var rc = sqlite_nio_sqlite3_prepare_v2(connection, "SELECT fts5(?1)", -1, &statement, nil)
         guard rc == SQLITE_OK else { return rc }
         defer { sqlite_nio_sqlite3_finalize(statement) }
-        var api: UnsafeMutablePointer<fts5_api>?
-        rc = withUnsafeMutablePointer(to: &api) { slot in
-            sqlite_nio_sqlite3_bind_pointer(
-                statement, 1, slot, UnsafeRawPointer(apiPointerType.utf8Start).assumingMemoryBound(to: CChar.self), nil)
-        }
+        // FTS5 writes the pointer while the statement steps, so the slot must live until then.
+        let slot = UnsafeMutablePointer<UnsafeMutablePointer<fts5_api>?>.allocate(capacity: 1)
+        slot.initialize(to: nil)
+        defer { slot.deallocate() }
+        rc = sqlite_nio_sqlite3_bind_pointer(
+            statement, 1, slot, UnsafeRawPointer(apiPointerType.utf8Start).assumingMemoryBound(to: CChar.self), nil)
         guard rc == SQLITE_OK else { return rc }
         rc = sqlite_nio_sqlite3_step(statement)
-        guard rc == SQLITE_ROW, let api, let create = api.pointee.xCreateFunction else { return rc == SQLITE_ROW ? SQLITE_ERROR : rc }
+        guard rc == SQLITE_ROW, let api = slot.pointee, let create = api.pointee.xCreateFunction else { return rc == SQLITE_ROW ? SQLITE_ERROR : rc }
         return create(api, functionName, nil, rank, nil)
     }
 
@@ -78,6 +81,10 @@ enum FullTextRank {
         @exclusivity(unchecked) var frequency: [Double]
         private let database: OpaquePointer?
         @exclusivity(unchecked) private var blob: OpaquePointer?
+        /// Set when the handle cannot be had, or its first length differed from FTS5's (another
+        /// table's rows): FTS5's lengths for the rest of the query.
+        @exclusivity(unchecked) private var blobUnusable = false
+        @exclusivity(unchecked) private var checkedFirst = false
 
         private init(idf: [Double], averageLength: Double, database: OpaquePointer?) {
             self.idf = idf
@@ -139,16 +146,26 @@ enum FullTextRank {
             }
         }
 
-        /// The row's length in tokens, all columns, as xColumnSize(-1) gives it. Debug builds (the
-        /// tests) read it both ways on every row and stop at a difference.
+        /// The row's length in tokens, all columns, as xColumnSize(-1) gives it. The first row's is
+        /// read both ways, and debug builds (the tests) read every row's both ways and stop at a
+        /// difference.
         func length(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer?) throws -> Int32 {
-            guard let read = readLength(of: api.pointee.xRowid(context), columns: api.pointee.xColumnCount(context)) else {
+            guard !blobUnusable, let read = readLength(of: api.pointee.xRowid(context), columns: api.pointee.xColumnCount(context)) else {
                 return try ftsLength(api, context)
             }
             #if DEBUG
+            FullTextRank.lengthsRead.add(1, ordering: .relaxed)
             let asked = try ftsLength(api, context)
             assert(read == asked, "\(FullTextRank.sizesTable) gave \(read) tokens for row \(api.pointee.xRowid(context)) where FTS5 gives \(asked)")
             #endif
+            if !checkedFirst {
+                checkedFirst = true
+                let asked = try ftsLength(api, context)
+                if asked != read {
+                    blobUnusable = true
+                    return asked
+                }
+            }
             return read
         }
 
@@ -165,8 +182,10 @@ enum FullTextRank {
                 ? sqlite_nio_sqlite3_blob_open(database, "main", FullTextRank.sizesTable, "sz", row, 0, &blob)
                 : sqlite_nio_sqlite3_blob_reopen(blob, row)
             guard rc == SQLITE_OK, let blob else {
-                // A failed reopen leaves the handle aborted: a new one for the next row.
-                if let blob { sqlite_nio_sqlite3_blob_close(blob) }
+                // A handle that cannot be opened will not open on the next row either (each try
+                // prepares a statement); one whose move failed (its row rewritten by this
+                // connection, say) is aborted: a new one for the next row.
+                if let blob { sqlite_nio_sqlite3_blob_close(blob) } else { blobUnusable = true }
                 blob = nil
                 return nil
             }
@@ -184,18 +203,24 @@ enum FullTextRank {
             }
         }
 
-        /// A 32-bit SQLite varint (big-endian groups of seven bits, high bit set on all but the last).
+        /// A 32-bit SQLite varint (big-endian groups of seven bits, high bit set on all but the last),
+        /// kept to 31 bits as sqlite3Fts5GetVarint32 keeps it.
         private static func varint(_ bytes: UnsafeMutableBufferPointer<UInt8>, from start: Int, end: Int) -> (Int32, Int)? {
             var value: UInt32 = 0, at = start
             while at < end, at - start < 5 {
                 let byte = bytes[at]
                 value = (value << 7) | UInt32(byte & 0x7F)
                 at += 1
-                if byte < 0x80 { return (Int32(bitPattern: value), at) }
+                if byte < 0x80 { return (Int32(bitPattern: value & 0x7FFF_FFFF), at) }
             }
             return nil
         }
     }
+
+    #if DEBUG
+    /// Rows whose length was read through the handle, for the tests to see that it is.
+    static let lengthsRead = Atomic<Int>(0)
+    #endif
 
     private static func check(_ rc: Int32) throws {
         guard rc == SQLITE_OK else { throw SQLiteCode(rc: rc) }
