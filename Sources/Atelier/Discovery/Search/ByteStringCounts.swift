@@ -35,6 +35,16 @@ struct ByteStringCounts {
         if entries.count * 2 > slots.count { grow() }
     }
 
+    /// Each non-empty value of a comma-joined list.
+    mutating func add(commaJoined list: UnsafeRawBufferPointer) {
+        var start = 0
+        while start < list.count {
+            let end = list[start...].firstIndex(of: UInt8(ascii: ",")) ?? list.count
+            if end > start { add(UnsafeRawBufferPointer(rebasing: list[start..<end])) }
+            start = end + 1
+        }
+    }
+
     /// Each distinct string with its count, in the order first added.
     func forEach(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) rethrows {
         try stored.withUnsafeBytes { all in

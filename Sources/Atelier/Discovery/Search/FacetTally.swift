@@ -104,13 +104,7 @@ struct FacetTally: Sendable, Equatable {
         /// Each value of a comma-joined text.
         mutating func add(list value: OpaquePointer?) {
             guard sqlite_nio_sqlite3_value_type(value) == SQLITE_TEXT else { return }
-            let list = Self.bytes(value)
-            var start = 0
-            while start < list.count {
-                let end = list[start...].firstIndex(of: UInt8(ascii: ",")) ?? list.count
-                if end > start { texts.add(UnsafeRawBufferPointer(rebasing: list[start..<end])) }
-                start = end + 1
-            }
+            texts.add(commaJoined: Self.bytes(value))
         }
 
         /// The counts by value as text (numbers in decimal).

@@ -11,14 +11,7 @@ enum JoinedValueCounts {
     ) rethrows -> [Key: Int] {
         guard var joined else { return [:] }
         var tally = ByteStringCounts()
-        joined.withUTF8 { bytes in
-            var start = 0
-            while start < bytes.count {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
-                if end > start { tally.add(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end]))) }
-                start = end + 1
-            }
-        }
+        joined.withUTF8 { tally.add(commaJoined: UnsafeRawBufferPointer($0)) }
         var counts: [Key: Int] = [:]
         try tally.forEach { bytes, n in counts[try key(bytes.assumingMemoryBound(to: UInt8.self)), default: 0] += n }
         return counts
@@ -26,12 +19,15 @@ enum JoinedValueCounts {
 
     /// Counts of a list of ids; a value that is not an id is corrupt data.
     static func idCounts(_ joined: String?) throws -> [UUID: Int] {
-        try counts(joined) { bytes in
-            guard let id = UUID(utf8: bytes) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "search facets: \(String(decoding: bytes, as: UTF8.self)) is not an id"))
-            }
-            return id
+        try counts(joined, key: id)
+    }
+
+    /// A facet's id from its text; a text that is not one is corrupt data.
+    static func id(_ bytes: UnsafeBufferPointer<UInt8>) throws -> UUID {
+        guard let id = UUID(utf8: bytes) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "search facets: \(String(decoding: bytes, as: UTF8.self)) is not an id"))
         }
+        return id
     }
 
     static func stringCounts(_ joined: String?) -> [String: Int] {

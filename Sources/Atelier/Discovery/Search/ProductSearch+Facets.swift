@@ -28,10 +28,10 @@ extension ProductSearch {
 
     /// How many matches have each brand, category, store and colour.
     private struct Counts {
-        var brands: [UUID: Int]
-        var categories: [UUID: Int]
-        var stores: [UUID: Int]
-        var colors: [String: Int]
+        var brands: [UUID: Int] = [:]
+        var categories: [UUID: Int] = [:]
+        var stores: [UUID: Int] = [:]
+        var colors: [String: Int] = [:]
     }
 
     /// SQLite: one pass over the matches that counts them (`FacetTally`). With `byNumber`, the same
@@ -45,7 +45,7 @@ extension ProductSearch {
             FROM \(source.from) WHERE \(source.match)
             """
         if numberedFilters == nil { query += " AND \(filters)" }
-        guard let row = try await sql.raw(query).first() else { return (0, Counts(brands: [:], categories: [:], stores: [:], colors: [:])) }
+        guard let row = try await sql.raw(query).first() else { return (0, Counts()) }
         let total = try row.decode(column: "n", as: Int.self)
         let tally = try row.decode(column: "tally", as: Data?.self).map { try FacetTally(record: $0) } ?? FacetTally()
         let facets = [tally.brands, tally.categories, tally.stores]
@@ -57,10 +57,8 @@ extension ProductSearch {
     private static func byID(_ counts: [String: Int]) throws -> [UUID: Int] {
         var out: [UUID: Int] = [:]
         for (text, n) in counts {
-            guard let id = UUID(uuidString: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "search facets: \(text) is not an id"))
-            }
-            out[id, default: 0] += n
+            var text = text
+            out[try text.withUTF8(JoinedValueCounts.id), default: 0] += n
         }
         return out
     }
@@ -103,7 +101,7 @@ extension ProductSearch {
             \(conditions.joinedValues("p.store_id")) AS stores, \(conditions.joinedValues("p.colors")) AS colors
             FROM \(source.from) WHERE \(source.match) AND \(filters)
             """
-        guard let row = try await sql.raw(query).first() else { return (0, Counts(brands: [:], categories: [:], stores: [:], colors: [:])) }
+        guard let row = try await sql.raw(query).first() else { return (0, Counts()) }
         let (brands, categories, stores) = try (
             row.decode(column: "brands", as: String?.self), row.decode(column: "categories", as: String?.self),
             row.decode(column: "stores", as: String?.self))

@@ -92,10 +92,10 @@ struct SearchConditions {
          "product_search_fts MATCH \(bind: matchExpression(tokens)) AND \(filters)")
     }
 
-    /// Every value of `column` over the rows of a query, joined by commas into one string (NULLs
-    /// left out); nil without rows.
+    /// PostgreSQL: every value of `column` over the rows of a query, joined by commas into one
+    /// string (NULLs left out); nil without rows. (SQLite counts them in the pass, `FacetTally`.)
     func joinedValues(_ column: String) -> SQLQueryString {
-        isPostgres ? "string_agg(\(unsafeRaw: column)::text, ',')" : "group_concat(\(unsafeRaw: column), ',')"
+        "string_agg(\(unsafeRaw: column)::text, ',')"
     }
 
     /// Active products of active stores passing every filter but the text. `categoryPaths` are the
