@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import NIOConcurrencyHelpers
 import SQLKit
 import Testing
 import VaporTesting
@@ -58,6 +59,33 @@ struct PooledReadsTests {
             #expect(try await User.find(userID, on: reads)?.displayName == "After")
             let counted = try await reads.transaction { tx in try await User.query(on: tx).filter(\.$id == userID).count() }
             #expect(counted == 1)
+        }
+    }
+
+    @Test("reads run on threads of their own, not queued with Fluent's statements (every write) on the application's thread pool")
+    func ownThreads() async throws {
+        try await TestApp.with { t in
+            guard t.app.atelier.sqliteReads != nil else { return }
+            let reads = request(t).readDatabase as! any SQLDatabase
+            // Every thread of the application's pool held until the read has finished (or 5 s).
+            let threads = System.coreCount  // the application's pool: NIOSingletons' blocking pool, one thread per core
+            let started = NIOLockedValueBox(0)
+            let release = DispatchSemaphore(value: 0)
+            let held = (0..<threads).map { _ in
+                t.app.threadPool.runIfActive(eventLoop: t.app.eventLoopGroup.next()) {
+                    started.withLockedValue { $0 += 1 }
+                    _ = release.wait(timeout: .now() + 5)
+                }
+            }
+            while started.withLockedValue({ $0 }) < threads { try await Task.sleep(for: .milliseconds(5)) }
+            let clock = ContinuousClock()
+            let began = clock.now
+            let answer = try await reads.raw("SELECT 41 + 1 AS n").first()?.decode(column: "n", as: Int.self)
+            let took = clock.now - began
+            for _ in 0..<threads { release.signal() }
+            for future in held { try await future.get() }
+            #expect(answer == 42)
+            #expect(took < .seconds(2), "the read waited for the application's threads: \(took)")
         }
     }
 }
