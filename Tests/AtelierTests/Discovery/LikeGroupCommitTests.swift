@@ -220,6 +220,24 @@ struct LikeGroupCommitTests {
     }
 
     /// An active product of a new store, and its reference for `LikeGroupCommit`.
+    @Test("on a SQLite file the batches are written on the writer's connection, a batch a trip")
+    func batchesOnTheWriter() async throws {
+        try await TestApp.with { t in
+            guard let writer = t.app.atelier.sqliteWriter else { return }
+            let (product, ref) = try await Self.activeProduct(t)
+            let shoppers = try await t.signUpMany(6).map { UUID(uuidString: $0.user.id)! }
+            let before = writer.trips
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for shopper in shoppers {
+                    group.addTask { try await LikeService(db: t.app.db, services: t.app.atelier).like(ref, by: shopper) }
+                }
+                try await group.waitForAll()
+            }
+            #expect((1...6).contains(writer.trips - before))
+            #expect(try #require(try await Product.find(product.id, on: t.app.db)).likeCount == 6)
+        }
+    }
+
     private static func activeProduct(_ t: TestApp) async throws -> (Product, ProductCatalog.ProductRef) {
         let f = try await t.catalogFixture()
         let body = try await t.activeProduct(in: f.storeAID, owner: f.ownerA, category: f.shirts)

@@ -47,6 +47,8 @@ public final class AtelierServices: Sendable {
     let replica: ReadReplica?
     /// On a SQLite file, the connections read-only requests read from (`Request.reading`).
     let sqliteReads: SQLiteReadPool?
+    /// On a SQLite file, the connection like batches are written on (`LikeGroupCommit`).
+    let sqliteWriter: SQLiteWriter?
     /// Set on SIGTERM: `/health/ready` answers 503 from then on.
     let draining = NIOLockedValueBox(false)
     /// The push channels (APNs, FCM, Web Push) this instance sends through.
@@ -62,9 +64,13 @@ public final class AtelierServices: Sendable {
         self.push = push
         self.config = config
         replica = if case .postgres = config.database, config.databaseReadURL != nil { ReadReplica(clock: clock) } else { nil }
-        sqliteReads = if case .sqliteFile(let path) = config.database {
-            SQLiteReadPool(path: path, size: config.databasePoolSize)
-        } else { nil }
+        if case .sqliteFile(let path) = config.database {
+            sqliteReads = SQLiteReadPool(path: path, size: config.databasePoolSize)
+            sqliteWriter = SQLiteWriter(path: path)
+        } else {
+            sqliteReads = nil
+            sqliteWriter = nil
+        }
         let hub = LiveHub()
         cluster = ClusterBus.make(config: config, hub: hub, clock: clock)
         live = LiveUpdates(hub: hub, bus: cluster)

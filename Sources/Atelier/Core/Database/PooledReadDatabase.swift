@@ -52,15 +52,11 @@ struct PooledReadDatabase: Database, SQLDatabase {
     }
 
     private func statement(_ query: any SQLExpression) throws -> (sql: String, binds: [SQLiteData]) {
-        var serializer = SQLSerializer(database: self)
-        query.serialize(to: &serializer)
-        let binds = try serializer.binds.map { try Self.encoder.encode($0) }
+        let statement = try SQLiteStatementText.make(query, for: self)
         // The statement only: bound values may be personal data.
-        if let level = queryLogLevel { logger.log(level: level, "\(serializer.sql)") }
-        return (serializer.sql, binds)
+        if let level = queryLogLevel { logger.log(level: level, "\(statement.sql)") }
+        return statement
     }
-
-    private static let encoder = SQLiteDataEncoder()
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         try await baseSQL.withSession(closure)

@@ -11,6 +11,7 @@ import VaporCSQLite
 /// ends its read of the database, so a kept statement never holds back the WAL.
 ///
 /// Used by one task at a time (`SQLiteReadPool` hands it out); the work runs on the thread pool.
+/// `SQLiteWriter` keeps one more for writes, its transactions in one hop too (`transaction`).
 final class SQLiteReadConnection: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         let code: Int32
@@ -94,6 +95,33 @@ final class SQLiteReadConnection: @unchecked Sendable {
         try await threadPool.runIfActive {
             self.trips += 1
             return try statements.map { try self.run($0.sql, $0.binds) }
+        }
+    }
+
+    /// `body` in one write transaction, in one hop to the thread pool: `BEGIN IMMEDIATE` (the write
+    /// lock first, so nothing read in the body can be overtaken by another writer), the body's
+    /// statements through `run`, `COMMIT`; when anything fails, `ROLLBACK` and the error.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (_ run: (String, [SQLiteData]) throws -> [SQLiteReadRow]) throws -> T) async throws -> T {
+        try await threadPool.runIfActive {
+            self.trips += 1
+            _ = try self.run("BEGIN IMMEDIATE", [])
+            do {
+                let result = try body { try self.run($0, $1) }
+                _ = try self.run("COMMIT", [])
+                return result
+            } catch {
+                // A failed COMMIT can leave the transaction open (SQLITE_BUSY); ROLLBACK ends it either way.
+                if let handle = self.handle, sqlite_nio_sqlite3_get_autocommit(handle) == 0 { _ = try? self.run("ROLLBACK", []) }
+                throw error
+            }
+        }
+    }
+
+    /// Runs `sql` once without keeping its statement (connection settings at open).
+    func execute(_ sql: String) async throws {
+        try await threadPool.runIfActive {
+            guard let handle = self.handle else { throw Failure(code: SQLITE_MISUSE, message: "the connection is closed") }
+            try self.check(sqlite_nio_sqlite3_exec(handle, sql, nil, nil, nil), on: handle)
         }
     }
 

@@ -32,5 +32,6 @@ struct OwnedThreadsShutdown: LifecycleHandler {
         await app.atelier.media.fileWorkers.shutdown()
         await app.atelier.passwordHasher.shutdown()
         await app.atelier.sqliteReads?.close()
+        await app.atelier.sqliteWriter?.close()
     }
 }

@@ -94,74 +94,44 @@ final class LikeGroupCommit: Sendable {
         var product: UUID
     }
 
-    /// One transaction of at most four statements whatever the batch's size (a statement is a trip
-    /// to the database, and a batch's trips are what every waiting like waits for): the like rows that
-    /// appear, those that go away, and each product's counter moved by what really changed (so
-    /// `like_count` stays the number of like rows). The stores' daily counts move by the same changes,
-    /// in memory after the commit, or in the transaction with `statsInTransaction`. Returns each
-    /// change's product like count after the batch. The changes' pairs are distinct (`batch`).
+    /// One transaction of the batch's statements (`LikeBatchStatements`; a statement is a trip to
+    /// the database, and a batch's trips are what every waiting like waits for). On a SQLite file the
+    /// whole transaction is one trip to `SQLiteWriter`'s connection. The stores' daily counts move by
+    /// the same changes, in memory after the commit, or in the transaction with `statsInTransaction`.
+    /// Returns each change's product like count after the batch.
     private func write(_ changes: [Change], on db: any Database, services: AtelierServices, statsInTransaction: Bool = false) async throws -> [Int] {
         assert(!changes.isEmpty, "a batch has at least one change")
         let now = services.clock.now()
         let day = StatsDay.string(now)
-        // The first statement inserts or deletes like rows (there is at least one change), which takes
-        // the write lock: nothing may read before them (see `writeTransaction`).
-        let (counts, storeDelta) = try await services.writeTransaction(on: db, beginsWithWrite: true) { tx in
-            let sql = tx as! any SQLDatabase
-            var productDelta = Dictionary(changes.map { ($0.product.id, 0) }, uniquingKeysWith: { first, _ in first })
-            let storeOf = Dictionary(changes.map { ($0.product.id, $0.product.storeID) }, uniquingKeysWith: { first, _ in first })
-            for productID in try await Self.insertLikes(changes.filter(\.like), at: now, on: sql) { productDelta[productID, default: 0] += 1 }
-            for productID in try await Self.deleteLikes(changes.filter { !$0.like }, on: sql) { productDelta[productID, default: 0] -= 1 }
-            let counts = try await Self.likeCounts(moving: productDelta, on: sql)
-            var storeDelta: [UUID: Int] = [:]
-            for (productID, delta) in productDelta where delta != 0 { storeDelta[storeOf[productID]!, default: 0] += delta }
-            if statsInTransaction {
-                for (storeID, likes) in storeDelta { try await StoreStatsService.bump(storeID: storeID, day: day, likes: likes, on: sql) }
+        let statements = LikeBatchStatements(changes: changes, now: now)
+        let deltas: [UUID: Int], counts: [UUID: Int]
+        if !statsInTransaction, let writer = services.sqliteWriter {
+            (deltas, counts) = try await writer.transaction(services: services, dialect: db as! any SQLDatabase) { rows in
+                let deltas = try statements.deltas(inserted: statements.insert.map(rows) ?? [], deleted: statements.delete.map(rows) ?? [])
+                return (deltas, try LikeBatchStatements.counts(in: LikeBatchStatements.counting(deltas).flatMap(rows)))
             }
-            return (changes.map { counts[$0.product.id] ?? 0 }, statsInTransaction ? [:] : storeDelta)
+        } else {
+            // The first statement inserts or deletes like rows (there is at least one change), which takes
+            // the write lock: nothing may read before them (see `writeTransaction`).
+            (deltas, counts) = try await services.writeTransaction(on: db, beginsWithWrite: true) { tx in
+                let sql = tx as! any SQLDatabase
+                func rows(_ query: SQLQueryString?) async throws -> [any SQLRow] {
+                    guard let query else { return [] }
+                    return try await sql.raw(query).all()
+                }
+                let deltas = try statements.deltas(inserted: try await rows(statements.insert), deleted: try await rows(statements.delete))
+                var counted: [any SQLRow] = []
+                for query in LikeBatchStatements.counting(deltas) { counted += try await rows(query) }
+                if statsInTransaction {
+                    for (storeID, likes) in statements.storeDeltas(deltas) {
+                        try await StoreStatsService.bump(storeID: storeID, day: day, likes: likes, on: sql)
+                    }
+                }
+                return (deltas, try LikeBatchStatements.counts(in: counted))
+            }
         }
-        if !storeDelta.isEmpty { await services.catalogCounters.addLikes(storeDelta, day: day) }
-        return counts
-    }
-
-    /// The product of each like row that appeared (one already there is left as it is).
-    private static func insertLikes(_ likes: [Change], at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
-        guard !likes.isEmpty else { return [] }
-        let rows: [SQLQueryString] = likes.map { "(\(bind: UUID.v7(at: now)), \(bind: $0.userID), \(bind: $0.product.id), \(bind: now))" }
-        return try await sql.raw("""
-            INSERT INTO \(ident: ProductLike.schema) (id, user_id, product_id, created_at) VALUES \(rows.joined(separator: ", "))
-            ON CONFLICT (user_id, product_id) DO NOTHING RETURNING product_id
-            """).all().map { try $0.decode(column: "product_id", as: UUID.self) }
-    }
-
-    /// The product of each like row that went away (an unlike of no like changes nothing).
-    private static func deleteLikes(_ unlikes: [Change], on sql: any SQLDatabase) async throws -> [UUID] {
-        guard !unlikes.isEmpty else { return [] }
-        let pairs: [SQLQueryString] = unlikes.map { "(user_id = \(bind: $0.userID) AND product_id = \(bind: $0.product.id))" }
-        return try await sql.raw("""
-            DELETE FROM \(ident: ProductLike.schema) WHERE \(pairs.joined(separator: " OR ")) RETURNING product_id
-            """).all().map { try $0.decode(column: "product_id", as: UUID.self) }
-    }
-
-    /// Moves each product's counter by its delta and returns every product's count afterwards; a
-    /// product whose rows did not change is only read. One statement takes the rows in the order of
-    /// its scan, so concurrent batches on PostgreSQL lock products in one order.
-    private static func likeCounts(moving deltas: [UUID: Int], on sql: any SQLDatabase) async throws -> [UUID: Int] {
-        let moved = deltas.filter { $0.value != 0 }
-        let unmoved = deltas.compactMap { $0.value == 0 ? $0.key : nil }
-        var rows: [any SQLRow] = []
-        if !moved.isEmpty {
-            let cases: [SQLQueryString] = moved.map { "WHEN \(bind: $0.key) THEN \(bind: $0.value)" }
-            rows += try await sql.raw("""
-                UPDATE \(ident: Product.schema) SET like_count = like_count + CASE id \(cases.joined(separator: " ")) END
-                WHERE id IN (\(binds: Array(moved.keys))) RETURNING id, like_count
-                """).all()
-        }
-        if !unmoved.isEmpty {
-            rows += try await sql.raw("SELECT id, like_count FROM \(ident: Product.schema) WHERE id IN (\(binds: unmoved))").all()
-        }
-        var counts: [UUID: Int] = [:]
-        for row in rows { counts[try row.decode(column: "id", as: UUID.self)] = try row.decode(column: "like_count", as: Int.self) }
-        return counts
+        let storeDeltas = statements.storeDeltas(deltas)
+        if !statsInTransaction, !storeDeltas.isEmpty { await services.catalogCounters.addLikes(storeDeltas, day: day) }
+        return changes.map { counts[$0.product.id] ?? 0 }
     }
 }

@@ -1,0 +1,62 @@
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+import VaporTesting
+
+@testable import Atelier
+
+/// `SQLiteWriter`: a write transaction in one trip to a connection of Atelier's own (issue 19).
+@Suite("Write transactions on the SQLite writer's connection")
+struct SQLiteWriterTests {
+    @Test("a transaction is one trip and commits all of its statements, or, when one fails, none; the connection writes on afterwards")
+    func commitsOrRollsBack() async throws {
+        try await TestApp.with { t in
+            guard let writer = t.app.atelier.sqliteWriter else { return }
+            let sql = t.app.db as! any SQLDatabase
+            try await sql.raw("CREATE TABLE writer_probe (n INTEGER PRIMARY KEY)").run()
+            try await sql.raw("CREATE TABLE writer_probe_child (n INTEGER REFERENCES writer_probe (n))").run()
+            func count(_ table: String) async throws -> Int {
+                try await sql.raw("SELECT count(*) AS c FROM \(ident: table)").first()!.decode(column: "c", as: Int.self)
+            }
+            let before = writer.trips
+            let inserted = try await writer.transaction(services: t.app.atelier, dialect: sql) { rows in
+                try rows("INSERT INTO writer_probe (n) VALUES (\(bind: 1)), (\(bind: 2)) RETURNING n" as SQLQueryString).count
+                    + rows("INSERT INTO writer_probe_child (n) VALUES (\(bind: 2)) RETURNING n" as SQLQueryString).count
+            }
+            #expect(inserted == 3 && writer.trips == before + 1)
+            #expect(try await count("writer_probe") == 2)
+
+            // The second statement breaks the key: the first one's row goes too.
+            await #expect(throws: (any Error).self) {
+                try await writer.transaction(services: t.app.atelier, dialect: sql) { rows in
+                    _ = try rows("INSERT INTO writer_probe (n) VALUES (\(bind: 3))" as SQLQueryString)
+                    _ = try rows("INSERT INTO writer_probe (n) VALUES (\(bind: 1))" as SQLQueryString)
+                }
+            }
+            #expect(try await count("writer_probe") == 2)
+            // Foreign keys hold on this connection as on Fluent's.
+            await #expect(throws: (any Error).self) {
+                try await writer.transaction(services: t.app.atelier, dialect: sql) { rows in
+                    _ = try rows("INSERT INTO writer_probe_child (n) VALUES (\(bind: 99))" as SQLQueryString)
+                }
+            }
+            #expect(try await count("writer_probe_child") == 1)
+            // An error thrown by the body between statements rolls back too.
+            struct Stop: Error {}
+            await #expect(throws: Stop.self) {
+                try await writer.transaction(services: t.app.atelier, dialect: sql) { rows in
+                    _ = try rows("INSERT INTO writer_probe (n) VALUES (\(bind: 4))" as SQLQueryString)
+                    throw Stop()
+                }
+            }
+            #expect(try await count("writer_probe") == 2)
+            // And the connection is left without a transaction: the next one commits.
+            try await writer.transaction(services: t.app.atelier, dialect: sql) { rows in
+                _ = try rows("INSERT INTO writer_probe (n) VALUES (\(bind: 5))" as SQLQueryString)
+            }
+            #expect(try await count("writer_probe") == 3)
+            #expect(writer.trips == before + 5)
+        }
+    }
+}
