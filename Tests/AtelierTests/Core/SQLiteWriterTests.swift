@@ -16,6 +16,7 @@ struct SQLiteWriterTests {
             let sql = t.app.db as! any SQLDatabase
             try await sql.raw("CREATE TABLE writer_probe (n INTEGER PRIMARY KEY)").run()
             try await sql.raw("CREATE TABLE writer_probe_child (n INTEGER REFERENCES writer_probe (n))").run()
+            try await sql.raw("CREATE TABLE writer_probe_late (n INTEGER REFERENCES writer_probe (n) DEFERRABLE INITIALLY DEFERRED)").run()
             func count(_ table: String) async throws -> Int {
                 try await sql.raw("SELECT count(*) AS c FROM \(ident: table)").first()!.decode(column: "c", as: Int.self)
             }
@@ -42,6 +43,15 @@ struct SQLiteWriterTests {
                 }
             }
             #expect(try await count("writer_probe_child") == 1)
+            // A key checked at COMMIT: the COMMIT fails, the transaction is rolled back, nothing stays.
+            await #expect(throws: (any Error).self) {
+                try await writer.transaction(services: t.app.atelier, dialect: sql) { rows in
+                    _ = try rows("INSERT INTO writer_probe (n) VALUES (\(bind: 6))" as SQLQueryString)
+                    _ = try rows("INSERT INTO writer_probe_late (n) VALUES (\(bind: 98))" as SQLQueryString)
+                }
+            }
+            #expect(try await count("writer_probe") == 2)
+            #expect(try await count("writer_probe_late") == 0)
             // An error thrown by the body between statements rolls back too.
             struct Stop: Error {}
             await #expect(throws: Stop.self) {
@@ -56,7 +66,19 @@ struct SQLiteWriterTests {
                 _ = try rows("INSERT INTO writer_probe (n) VALUES (\(bind: 5))" as SQLQueryString)
             }
             #expect(try await count("writer_probe") == 3)
-            #expect(writer.trips == before + 5)
+            #expect(writer.trips == before + 6)
         }
+    }
+
+    @Test("SQLite's lock held past the busy timeout is a 503 with Retry-After, another SQLite error is not")
+    func busyIsTemporary() throws {
+        let (sqliteBusy, sqliteConstraint): (Int32, Int32) = (5, 19)  // SQLite's result codes
+        let busy = SQLiteReadConnection.Failure(code: sqliteBusy, message: "database is locked")
+        let problem = try #require(TemporaryFailure.problem(for: busy))
+        #expect(problem.status == .serviceUnavailable)
+        #expect(problem.headers.contains { $0.0 == "Retry-After" })
+        // An extended code (SQLITE_BUSY_SNAPSHOT) is busy too; a constraint is our bug or the caller's.
+        #expect(TemporaryFailure.problem(for: SQLiteReadConnection.Failure(code: sqliteBusy | (2 << 8), message: "")) != nil)
+        #expect(TemporaryFailure.problem(for: SQLiteReadConnection.Failure(code: sqliteConstraint, message: "")) == nil)
     }
 }

@@ -219,7 +219,6 @@ struct LikeGroupCommitTests {
         }
     }
 
-    /// An active product of a new store, and its reference for `LikeGroupCommit`.
     @Test("on a SQLite file the batches are written on the writer's connection, a batch a trip")
     func batchesOnTheWriter() async throws {
         try await TestApp.with { t in
@@ -238,6 +237,7 @@ struct LikeGroupCommitTests {
         }
     }
 
+    /// An active product of a new store, and its reference for `LikeGroupCommit`.
     private static func activeProduct(_ t: TestApp) async throws -> (Product, ProductCatalog.ProductRef) {
         let f = try await t.catalogFixture()
         let body = try await t.activeProduct(in: f.storeAID, owner: f.ownerA, category: f.shirts)

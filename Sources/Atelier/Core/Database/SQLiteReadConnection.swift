@@ -17,6 +17,8 @@ final class SQLiteReadConnection: @unchecked Sendable {
         let code: Int32
         let message: String
         var description: String { "SQLite error \(code): \(message)" }
+        /// The database stayed locked for the whole busy timeout.
+        var isBusy: Bool { code & 0xFF == SQLITE_BUSY }
     }
 
     /// Statements kept at most; past it the kept ones are finalized and the cache starts over.
@@ -101,17 +103,24 @@ final class SQLiteReadConnection: @unchecked Sendable {
     /// `body` in one write transaction, in one hop to the thread pool: `BEGIN IMMEDIATE` (the write
     /// lock first, so nothing read in the body can be overtaken by another writer), the body's
     /// statements through `run`, `COMMIT`; when anything fails, `ROLLBACK` and the error.
+    /// The body's statements are not kept: a batch's text differs with its size, and kept they would
+    /// push the fixed ones out of the cache. If the transaction cannot be ended, the connection is
+    /// closed, which ends it (its owner opens a new one): a transaction left open would hold SQLite's
+    /// write lock against every other writer.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (_ run: (String, [SQLiteData]) throws -> [SQLiteReadRow]) throws -> T) async throws -> T {
         try await threadPool.runIfActive {
             self.trips += 1
             _ = try self.run("BEGIN IMMEDIATE", [])
             do {
-                let result = try body { try self.run($0, $1) }
+                let result = try body { try self.run($0, $1, keep: false) }
                 _ = try self.run("COMMIT", [])
                 return result
             } catch {
                 // A failed COMMIT can leave the transaction open (SQLITE_BUSY); ROLLBACK ends it either way.
-                if let handle = self.handle, sqlite_nio_sqlite3_get_autocommit(handle) == 0 { _ = try? self.run("ROLLBACK", []) }
+                if let handle = self.handle, sqlite_nio_sqlite3_get_autocommit(handle) == 0 {
+                    _ = try? self.run("ROLLBACK", [])
+                    if sqlite_nio_sqlite3_get_autocommit(handle) == 0 { self.closeNow() }
+                }
                 throw error
             }
         }
@@ -126,17 +135,22 @@ final class SQLiteReadConnection: @unchecked Sendable {
     }
 
     func close() async {
-        try? await threadPool.runIfActive {
-            for statement in self.statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
-            self.statements = [:]
-            sqlite_nio_sqlite3_close(self.handle)
-            self.handle = nil
-        }
+        try? await threadPool.runIfActive { self.closeNow() }
     }
 
-    private func run(_ sql: String, _ binds: [SQLiteData]) throws -> [SQLiteReadRow] {
+    /// On the connection's thread.
+    private func closeNow() {
+        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
+        statements = [:]
+        sqlite_nio_sqlite3_close(handle)
+        handle = nil
+    }
+
+    /// `keep: false` prepares the statement for this one run.
+    private func run(_ sql: String, _ binds: [SQLiteData], keep: Bool = true) throws -> [SQLiteReadRow] {
         guard let handle else { throw Failure(code: SQLITE_MISUSE, message: "the connection is closed") }
-        let statement = try prepared(sql, on: handle)
+        let statement = try keep ? prepared(sql, on: handle) : KeptStatement(handle: preparedOnce(sql, on: handle))
+        defer { if !keep { sqlite_nio_sqlite3_finalize(statement.handle) } }
         // Reset only: every use binds every parameter anew. `sqlite3_clear_bindings` would mark a
         // statement whose plan looked at its parameters (a join's constants, say: the session and
         // product look-ups) as expired, and SQLite would then prepare it again on every use.
@@ -171,16 +185,20 @@ final class SQLiteReadConnection: @unchecked Sendable {
             for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
             statements = [:]
         }
+        let kept = KeptStatement(handle: try preparedOnce(sql, on: handle, flags: UInt32(SQLITE_PREPARE_PERSISTENT)))
+        statements[sql] = kept
+        return kept
+    }
+
+    private func preparedOnce(_ sql: String, on handle: OpaquePointer, flags: UInt32 = 0) throws -> OpaquePointer {
         var prepared: OpaquePointer?
-        let result = sqlite_nio_sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        let result = sqlite_nio_sqlite3_prepare_v3(handle, sql, -1, flags, &prepared, nil)
         guard result == SQLITE_OK, let prepared else {
             sqlite_nio_sqlite3_finalize(prepared)
             throw failure(result, on: handle)
         }
         preparedStatements += 1
-        let kept = KeptStatement(handle: prepared)
-        statements[sql] = kept
-        return kept
+        return prepared
     }
 
     private func bind(_ value: SQLiteData, at index: Int32, in statement: OpaquePointer) -> Int32 {

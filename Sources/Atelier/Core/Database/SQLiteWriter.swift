@@ -13,8 +13,9 @@ import SQLKit
 ///
 /// It takes the process's write turn (`AtelierServices.sqliteWriters`) like every other write
 /// transaction, so it never meets Fluent's writers at SQLite's lock; another process's writer is
-/// waited for by SQLite's busy timeout on this thread. Foreign keys are enforced, as on Fluent's
-/// connections, and commits are `synchronous = NORMAL`, as in `writeTransaction`.
+/// waited for by SQLite's busy timeout on this thread (past it, a `503`: `TemporaryFailure`).
+/// Foreign keys are enforced, as on Fluent's connections, and commits are `synchronous = NORMAL`,
+/// as in `writeTransaction`.
 final class SQLiteWriter: Sendable {
     private let path: String
     private let thread: NIOThreadPool
@@ -44,10 +45,17 @@ final class SQLiteWriter: Sendable {
         }
     }
 
+    /// The kept connection, or a new one when there is none yet or it was closed (a transaction
+    /// that could not be ended closes it). Within the write turn, so one at a time.
     private func connection() async throws -> SQLiteReadConnection {
         if let kept = opened.withLockedValue({ $0 }), !kept.isClosed { return kept }
         let connection = try await SQLiteReadConnection.open(path: path, threadPool: thread)
-        try await connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+        do {
+            try await connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+        } catch {
+            await connection.close()
+            throw error
+        }
         opened.withLockedValue { $0 = connection }
         return connection
     }

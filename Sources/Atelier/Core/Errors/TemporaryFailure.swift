@@ -33,6 +33,9 @@ enum TemporaryFailure {
             }
         case is ConnectionPoolTimeoutError, is ConnectionPoolError:
             return "The database"
+        case let error as SQLiteReadConnection.Failure where error.isBusy:
+            // SQLite's write lock held past the busy timeout (another process writing, a long import).
+            return "The database"
         case is NIOConnectionError, is ChannelError:
             return "A service the server depends on"
         case let error as MediaStoreUnavailable:

@@ -8,26 +8,22 @@ import SQLKit
 /// are distinct (`LikeGroupCommit.batch`), so the statements need no order among them.
 struct LikeBatchStatements: Sendable {
     let changes: [LikeGroupCommit.Change]
-    let now: Date
-
     /// The like rows that appear, returning their products (one already there is left as it is).
     /// The batch's first statement when it has a like: it takes the write lock (`writeTransaction`).
-    var insert: SQLQueryString? {
-        let likes = changes.filter(\.like)
-        guard !likes.isEmpty else { return nil }
+    let insert: SQLQueryString?
+    /// The like rows that go away, returning their products (an unlike of no like changes nothing).
+    let delete: SQLQueryString?
+
+    init(changes: [LikeGroupCommit.Change], now: Date) {
+        self.changes = changes
+        let likes = changes.filter(\.like), unlikes = changes.filter { !$0.like }
         let rows: [SQLQueryString] = likes.map { "(\(bind: UUID.v7(at: now)), \(bind: $0.userID), \(bind: $0.product.id), \(bind: now))" }
-        return """
+        insert = likes.isEmpty ? nil : """
             INSERT INTO \(ident: ProductLike.schema) (id, user_id, product_id, created_at) VALUES \(rows.joined(separator: ", "))
             ON CONFLICT (user_id, product_id) DO NOTHING RETURNING product_id
             """
-    }
-
-    /// The like rows that go away, returning their products (an unlike of no like changes nothing).
-    var delete: SQLQueryString? {
-        let unlikes = changes.filter { !$0.like }
-        guard !unlikes.isEmpty else { return nil }
         let pairs: [SQLQueryString] = unlikes.map { "(user_id = \(bind: $0.userID) AND product_id = \(bind: $0.product.id))" }
-        return "DELETE FROM \(ident: ProductLike.schema) WHERE \(pairs.joined(separator: " OR ")) RETURNING product_id"
+        delete = unlikes.isEmpty ? nil : "DELETE FROM \(ident: ProductLike.schema) WHERE \(pairs.joined(separator: " OR ")) RETURNING product_id"
     }
 
     /// Each product's move: +1 per row that appeared, −1 per row that went away, 0 for the others.
