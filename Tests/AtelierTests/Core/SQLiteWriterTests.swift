@@ -21,7 +21,7 @@ struct SQLiteWriterTests {
                 try await sql.raw("SELECT count(*) AS c FROM \(ident: table)").first()!.decode(column: "c", as: Int.self)
             }
             let before = writer.trips
-            let inserted = try await writer.transaction(services: t.app.atelier, dialect: sql) { rows in
+            let inserted = try await writer.transaction(dialectOf: sql) { rows in
                 try rows("INSERT INTO writer_probe (n) VALUES (\(bind: 1)), (\(bind: 2)) RETURNING n" as SQLQueryString).count
                     + rows("INSERT INTO writer_probe_child (n) VALUES (\(bind: 2)) RETURNING n" as SQLQueryString).count
             }
@@ -30,7 +30,7 @@ struct SQLiteWriterTests {
 
             // The second statement breaks the key: the first one's row goes too.
             await #expect(throws: (any Error).self) {
-                try await writer.transaction(services: t.app.atelier, dialect: sql) { rows in
+                try await writer.transaction(dialectOf: sql) { rows in
                     _ = try rows("INSERT INTO writer_probe (n) VALUES (\(bind: 3))" as SQLQueryString)
                     _ = try rows("INSERT INTO writer_probe (n) VALUES (\(bind: 1))" as SQLQueryString)
                 }
@@ -38,14 +38,14 @@ struct SQLiteWriterTests {
             #expect(try await count("writer_probe") == 2)
             // Foreign keys hold on this connection as on Fluent's.
             await #expect(throws: (any Error).self) {
-                try await writer.transaction(services: t.app.atelier, dialect: sql) { rows in
+                try await writer.transaction(dialectOf: sql) { rows in
                     _ = try rows("INSERT INTO writer_probe_child (n) VALUES (\(bind: 99))" as SQLQueryString)
                 }
             }
             #expect(try await count("writer_probe_child") == 1)
             // A key checked at COMMIT: the COMMIT fails, the transaction is rolled back, nothing stays.
             await #expect(throws: (any Error).self) {
-                try await writer.transaction(services: t.app.atelier, dialect: sql) { rows in
+                try await writer.transaction(dialectOf: sql) { rows in
                     _ = try rows("INSERT INTO writer_probe (n) VALUES (\(bind: 6))" as SQLQueryString)
                     _ = try rows("INSERT INTO writer_probe_late (n) VALUES (\(bind: 98))" as SQLQueryString)
                 }
@@ -55,14 +55,14 @@ struct SQLiteWriterTests {
             // An error thrown by the body between statements rolls back too.
             struct Stop: Error {}
             await #expect(throws: Stop.self) {
-                try await writer.transaction(services: t.app.atelier, dialect: sql) { rows in
+                try await writer.transaction(dialectOf: sql) { rows in
                     _ = try rows("INSERT INTO writer_probe (n) VALUES (\(bind: 4))" as SQLQueryString)
                     throw Stop()
                 }
             }
             #expect(try await count("writer_probe") == 2)
             // And the connection is left without a transaction: the next one commits.
-            try await writer.transaction(services: t.app.atelier, dialect: sql) { rows in
+            try await writer.transaction(dialectOf: sql) { rows in
                 _ = try rows("INSERT INTO writer_probe (n) VALUES (\(bind: 5))" as SQLQueryString)
             }
             #expect(try await count("writer_probe") == 3)

@@ -15,7 +15,7 @@ public final class AtelierServices: Sendable {
     let media: MediaLibrary
     let catalogCounters: CatalogCounters
     /// One SQLite write transaction at a time (see `writeTransaction`).
-    let sqliteWriters = AsyncSemaphore(permits: 1)
+    let sqliteWriters: AsyncSemaphore
     /// Live events to open WebSockets (moments' albums, inboxes): in-process on SQLite, across
     /// instances on PostgreSQL (`cluster`).
     let live: LiveUpdates
@@ -64,9 +64,11 @@ public final class AtelierServices: Sendable {
         self.push = push
         self.config = config
         replica = if case .postgres = config.database, config.databaseReadURL != nil { ReadReplica(clock: clock) } else { nil }
+        let writers = AsyncSemaphore(permits: 1)
+        sqliteWriters = writers
         if case .sqliteFile(let path) = config.database {
             sqliteReads = SQLiteReadPool(path: path, size: config.databasePoolSize)
-            sqliteWriter = SQLiteWriter(path: path)
+            sqliteWriter = SQLiteWriter(path: path, turn: writers)
         } else {
             sqliteReads = nil
             sqliteWriter = nil

@@ -18,24 +18,27 @@ import SQLKit
 /// as in `writeTransaction`.
 final class SQLiteWriter: Sendable {
     private let path: String
+    /// The process's write turn (`AtelierServices.sqliteWriters`).
+    private let turn: AsyncSemaphore
     private let thread: NIOThreadPool
     /// Opened at the first transaction, within the write turn.
     private let opened = NIOLockedValueBox<SQLiteReadConnection?>(nil)
 
-    init(path: String) {
+    init(path: String, turn: AsyncSemaphore) {
         self.path = path
+        self.turn = turn
         thread = NIOThreadPool(numberOfThreads: 1)
         thread.start()
     }
 
-    /// `body` in one write transaction on this connection, its statements written for `dialect`
-    /// (SQLite's): the rows of each statement `body` runs. Committed when `body` returns, rolled
-    /// back when it throws.
+    /// `body` in one write transaction on this connection, its statements written in the dialect of
+    /// `database` (Fluent's SQLite): the rows of each statement `body` runs. Committed when `body`
+    /// returns, rolled back when it throws.
     func transaction<T: Sendable>(
-        services: AtelierServices, dialect database: any SQLDatabase,
+        dialectOf database: any SQLDatabase,
         _ body: @escaping @Sendable (_ rows: (any SQLExpression) throws -> [SQLiteReadRow]) throws -> T
     ) async throws -> T {
-        try await services.sqliteWriters.run {
+        try await turn.run {
             try await self.connection().transaction { run in
                 try body { query in
                     let (sql, binds) = try SQLiteStatementText.make(query, for: database)
@@ -68,15 +71,4 @@ final class SQLiteWriter: Sendable {
         await opened.withLockedValue({ $0 })?.close()
         try? await thread.shutdownGracefully()
     }
-}
-
-/// A statement's SQL text and values as SQLite takes them, written by SQLKit for `database`'s dialect.
-enum SQLiteStatementText {
-    static func make(_ query: any SQLExpression, for database: any SQLDatabase) throws -> (sql: String, binds: [SQLiteData]) {
-        var serializer = SQLSerializer(database: database)
-        query.serialize(to: &serializer)
-        return (serializer.sql, try serializer.binds.map { try encoder.encode($0) })
-    }
-
-    private static let encoder = SQLiteDataEncoder()
 }

@@ -106,7 +106,7 @@ final class LikeGroupCommit: Sendable {
         let statements = LikeBatchStatements(changes: changes, now: now)
         let deltas: [UUID: Int], counts: [UUID: Int]
         if !statsInTransaction, let writer = services.sqliteWriter {
-            (deltas, counts) = try await writer.transaction(services: services, dialect: db as! any SQLDatabase) { rows in
+            (deltas, counts) = try await writer.transaction(dialectOf: db as! any SQLDatabase) { rows in
                 let deltas = try statements.deltas(inserted: statements.insert.map(rows) ?? [], deleted: statements.delete.map(rows) ?? [])
                 return (deltas, try LikeBatchStatements.counts(in: LikeBatchStatements.counting(deltas).flatMap(rows)))
             }
