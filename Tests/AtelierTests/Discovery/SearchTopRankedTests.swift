@@ -104,6 +104,64 @@ struct SearchTopRankedTests {
         }
     }
 
+    @Test("a ranking with its facets in one pass gives the pages and the facets of the two statements, for every cursor")
+    func onePassMatchesTwoStatements() async throws {
+        try await TestApp.with { t in
+            guard (t.app.db as! any SQLDatabase).dialect.name == "sqlite" else { return }
+            let f = try await t.catalogFixture()
+            let admin = try #require(try await User.find(UUID(uuidString: f.admin.user.id), on: t.app.db))
+            let other = try await BrandService(db: t.app.db, services: t.app.atelier)
+                .create(name: "Kustbris", logoID: nil, status: .approved, proposedBy: nil, by: admin)
+            // Shared ranks, and brands, categories, stores and colours that differ, some filtered out.
+            for index in 0..<7 {
+                _ = try await t.product(
+                    .init(title: index == 0 ? "Sailcloth sailcloth jacket" : "Sailcloth jacket", category: index % 2 == 0 ? f.shirts : f.tops,
+                          brand: index % 3 == 0 ? other : f.brand, gender: index % 3 == 0 ? "men" : "women",
+                          price: index < 4 ? 19_900 : 59_900, colors: index % 2 == 0 ? ["navy", "white"] : ["red"]),
+                    in: index % 2 == 0 ? f.storeA : f.storeB, owner: index % 2 == 0 ? f.ownerA : f.ownerB)
+            }
+            _ = try await t.product(.init(title: "Sailcloth jacket", category: f.shirts, active: false), in: f.storeA, owner: f.ownerA)
+
+            let search = ProductSearch(db: t.app.db)
+            var compared = 0
+            for raw in [ProductSearchQuery(text: "sailcloth", genders: ["women"]), ProductSearchQuery(text: "sailcloth", priceMax: 30_000),
+                        ProductSearchQuery(text: "sailcloth jacket", brandIDs: [f.brand.id!])] {
+                let query = try raw.validated()
+                let (filters, numbered) = try #require(try await search.filtersBothWays(query))
+                let everything = try await search.rankFully(query.tokens, filters: filters, sort: .relevance, cursor: nil, rows: 100)
+                let (total, facets) = try await search.facets(filters: filters, tokens: query.tokens, byNumber: numbered)
+                #expect(total == everything.count && total >= 2, "\(query)")
+                #expect(facets.brands.count + facets.categories.count + facets.stores.count + facets.colors.count >= 4)
+                for rows in 1...3 {
+                    for start in 0...everything.count {
+                        let cursor = start == 0 ? nil : SearchCursor(sort: .relevance, value: everything[start - 1].value, id: everything[start - 1].id)
+                        let expected = try await search.rankedByNumber(query.tokens, numberedFilters: numbered, cursor: cursor, rows: rows)
+                        let onePass = try await search.rankedByNumberWithFacets(query.tokens, numberedFilters: numbered, cursor: cursor, rows: rows)
+                        #expect(onePass.keys.map(\.id) == expected.map(\.id), "\(query): rows \(rows), from \(start)")
+                        #expect(onePass.keys.map(\.value) == expected.map(\.value))
+                        // Past the last row nothing is counted; otherwise every match, whatever the cursor.
+                        if expected.isEmpty {
+                            #expect(onePass.facets == nil)
+                        } else {
+                            let counted = try #require(onePass.facets)
+                            #expect(counted.0 == total)
+                            #expect(counted.1.brands == facets.brands && counted.1.categories == facets.categories)
+                            #expect(counted.1.stores == facets.stores && counted.1.colors == facets.colors)
+                        }
+                        compared += 1
+                    }
+                }
+            }
+            #expect(compared > 0)
+
+            // Through the API: the first page's facets are those of every match.
+            let page = try await t.search("q=sailcloth&gender=women&limit=2")
+            #expect(page.total == 4)
+            #expect(page.facets.colors.map(\.label).sorted() == ["navy", "red", "white"])
+            #expect(page.facets.colors.allSatisfy { $0.count == 2 })
+        }
+    }
+
     @Test("a query has filters when anything but its words and sort narrows it")
     func hasFilters() throws {
         #expect(try !ProductSearchQuery(text: "shirt", sort: .priceAsc).validated().hasFilters)

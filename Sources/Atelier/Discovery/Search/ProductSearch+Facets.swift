@@ -11,7 +11,12 @@ extension ProductSearch {
         let (total, counts) = conditions.isPostgres
             ? try await joinedCounts(filters: filters, tokens: tokens)
             : try await talliedCounts(filters: filters, tokens: tokens, byNumber: numberedFilters)
-        // Then the three kinds of label read side by side (each read takes a connection of its own).
+        return (total, try await labeled(counts))
+    }
+
+    /// The counts as facets, most first, each value with its label.
+    func labeled(_ counts: Counts) async throws -> Facets {
+        // The three kinds of label read side by side (each read takes a connection of its own).
         async let brandLabels = names(of: Brand.schema, Array(counts.brands.keys))
         async let categoryLabelsRead = categoryLabels(Array(counts.categories.keys))
         let storeNames = try await names(of: Store.schema, Array(counts.stores.keys))
@@ -19,15 +24,15 @@ extension ProductSearch {
         func facets(_ counts: [UUID: Int], labels: [UUID: String]) -> [Facet] {
             Self.top(counts.compactMap { id, n in labels[id].map { Facet(value: id.idString, label: $0, count: n) } })
         }
-        return (total, Facets(
+        return Facets(
             categories: facets(counts.categories, labels: categoryNames),
             brands: facets(counts.brands, labels: brandNames),
             stores: facets(counts.stores, labels: storeNames),
-            colors: Self.top(counts.colors.map { Facet(value: $0.key, label: $0.key, count: $0.value) })))
+            colors: Self.top(counts.colors.map { Facet(value: $0.key, label: $0.key, count: $0.value) }))
     }
 
     /// How many matches have each brand, category, store and colour.
-    private struct Counts {
+    struct Counts {
         var brands: [UUID: Int] = [:]
         var categories: [UUID: Int] = [:]
         var stores: [UUID: Int] = [:]
@@ -46,10 +51,16 @@ extension ProductSearch {
             """
         if numberedFilters == nil { query += " AND \(filters)" }
         guard let row = try await sql.raw(query).first() else { return (0, Counts()) }
+        return try await tallied(row, byNumber: numberedFilters != nil)
+    }
+
+    /// A row's total (column `n`) and `facet_tally` (column `tally`) as counts by id; `byNumber`:
+    /// the tally counted facet numbers, not ids.
+    func tallied(_ row: any SQLRow, byNumber: Bool) async throws -> (Int, Counts) {
         let total = try row.decode(column: "n", as: Int.self)
         let tally = try row.decode(column: "tally", as: Data?.self).map { try FacetTally(record: $0) } ?? FacetTally()
         let facets = [tally.brands, tally.categories, tally.stores]
-        let byID = numberedFilters == nil ? try facets.map(Self.byID) : try await byID(numbered: facets)
+        let byID = byNumber ? try await byID(numbered: facets) : try facets.map(Self.byID)
         return (total, Counts(brands: byID[0], categories: byID[1], stores: byID[2], colors: tally.colors))
     }
 
