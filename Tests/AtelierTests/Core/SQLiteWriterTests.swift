@@ -70,6 +70,43 @@ struct SQLiteWriterTests {
         }
     }
 
+    @Test("the writer's commits leave the log's checkpoints to a thread of their own, and the log stays near SQLite's own size")
+    func checkpointsElsewhere() async throws {
+        try await TestApp.with { t in
+            guard let writer = t.app.atelier.sqliteWriter, case .sqliteFile(let path) = t.app.atelier.config.database else { return }
+            let sql = t.app.db as! any SQLDatabase
+            try await sql.raw("CREATE TABLE writer_wal_probe (n INTEGER PRIMARY KEY, b BLOB)").run()
+            let pageSize = try await sql.raw("PRAGMA page_size").first()!.decode(column: "page_size", as: Int.self)
+            // About 6 000 pages through the log, a commit of ten at a time, as like batches come.
+            for batch in 0..<600 {
+                try await writer.transaction(dialectOf: sql) { rows in
+                    for index in 0..<10 {
+                        _ = try rows("INSERT INTO writer_wal_probe (n, b) VALUES (\(bind: batch * 10 + index), zeroblob(\(bind: pageSize / 2 + 100)))" as SQLQueryString)
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            // SQLite's automatic checkpoint is off on the writer's connection: unless the checkpoints
+            // ran elsewhere and the log started over, it holds every one of those pages.
+            let logPages = try #require(FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) / pageSize
+            #expect(logPages < 3_000, "the log holds \(logPages) pages")
+            #expect(try await sql.raw("SELECT count(*) AS c FROM writer_wal_probe").first()!.decode(column: "c", as: Int.self) == 6_000)
+        }
+    }
+
+    @Test("a commit past the mark asks for a checkpoint elsewhere; far past it, the committing connection checkpoints itself")
+    func checkpointMarks() async {
+        // An empty file is an empty database: the checkpoint asked for finds nothing to do.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("atelier-checkpoint-\(UUID()).sqlite").path
+        FileManager.default.createFile(atPath: path, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let checkpointer = WALCheckpointer(path: path)
+        #expect(!checkpointer.committed(walPages: 10))
+        #expect(!checkpointer.committed(walPages: WALCheckpointer.pages))
+        #expect(checkpointer.committed(walPages: WALCheckpointer.inlineAfter))
+        await checkpointer.close()
+    }
+
     @Test("SQLite's lock held past the busy timeout is a 503 with Retry-After, another SQLite error is not")
     func busyIsTemporary() throws {
         let (sqliteBusy, sqliteConstraint): (Int32, Int32) = (5, 19)  // SQLite's result codes

@@ -27,6 +27,13 @@ final class SQLiteReadConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var statements: [String: KeptStatement] = [:]
     private let threadPool: NIOThreadPool
+    /// What `onCommit` installed, kept alive until the connection closes.
+    private var commitHook: Unmanaged<CommitHook>?
+
+    private final class CommitHook {
+        let hook: @Sendable (Int32) -> Bool
+        init(_ hook: @escaping @Sendable (Int32) -> Bool) { self.hook = hook }
+    }
 
     private final class KeptStatement {
         let handle: OpaquePointer
@@ -134,6 +141,25 @@ final class SQLiteReadConnection: @unchecked Sendable {
         }
     }
 
+    /// After each commit on this connection, `hook` is told how many pages the write-ahead log
+    /// holds (`sqlite3_wal_hook`, on the connection's thread, the write lock released). It replaces
+    /// SQLite's automatic checkpoint on this connection: when it returns true, the connection
+    /// checkpoints there and then, as the automatic checkpoint would (PASSIVE).
+    func onCommit(_ hook: @escaping @Sendable (_ walPages: Int32) -> Bool) async throws {
+        try await threadPool.runIfActive {
+            guard let handle = self.handle else { throw Failure(code: SQLITE_MISUSE, message: "the connection is closed") }
+            let installed = Unmanaged.passRetained(CommitHook(hook))
+            sqlite_nio_sqlite3_wal_hook(handle, { context, connection, _, pages in
+                if let context, Unmanaged<CommitHook>.fromOpaque(context).takeUnretainedValue().hook(pages) {
+                    sqlite_nio_sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                }
+                return SQLITE_OK
+            }, installed.toOpaque())
+            self.commitHook?.release()
+            self.commitHook = installed
+        }
+    }
+
     func close() async {
         try? await threadPool.runIfActive { self.closeNow() }
     }
@@ -144,6 +170,8 @@ final class SQLiteReadConnection: @unchecked Sendable {
         statements = [:]
         sqlite_nio_sqlite3_close(handle)
         handle = nil
+        commitHook?.release()
+        commitHook = nil
     }
 
     /// `keep: false` prepares the statement for this one run.

@@ -15,7 +15,8 @@ import SQLKit
 /// transaction, so it never meets Fluent's writers at SQLite's lock; another process's writer is
 /// waited for by SQLite's busy timeout on this thread (past it, a `503`: `TemporaryFailure`).
 /// Foreign keys are enforced, as on Fluent's connections, and commits are `synchronous = NORMAL`,
-/// as in `writeTransaction`.
+/// as in `writeTransaction`. Its commits leave the write-ahead log's checkpoints to a thread of
+/// their own (`WALCheckpointer`).
 final class SQLiteWriter: Sendable {
     private let path: String
     /// The process's write turn (`AtelierServices.sqliteWriters`).
@@ -23,12 +24,14 @@ final class SQLiteWriter: Sendable {
     private let thread: NIOThreadPool
     /// Opened at the first transaction, within the write turn.
     private let opened = NIOLockedValueBox<SQLiteReadConnection?>(nil)
+    private let checkpointer: WALCheckpointer
 
     init(path: String, turn: AsyncSemaphore) {
         self.path = path
         self.turn = turn
         thread = NIOThreadPool(numberOfThreads: 1)
         thread.start()
+        checkpointer = WALCheckpointer(path: path)
     }
 
     /// `body` in one write transaction on this connection, its statements written in the dialect of
@@ -55,6 +58,7 @@ final class SQLiteWriter: Sendable {
         let connection = try await SQLiteReadConnection.open(path: path, threadPool: thread)
         do {
             try await connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+            try await connection.onCommit { [checkpointer] in checkpointer.committed(walPages: $0) }
         } catch {
             await connection.close()
             throw error
@@ -70,5 +74,6 @@ final class SQLiteWriter: Sendable {
     func close() async {
         await opened.withLockedValue({ $0 })?.close()
         try? await thread.shutdownGracefully()
+        await checkpointer.close()
     }
 }
