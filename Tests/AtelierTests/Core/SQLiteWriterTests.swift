@@ -70,27 +70,45 @@ struct SQLiteWriterTests {
         }
     }
 
-    @Test("the writer's commits leave the log's checkpoints to a thread of their own, and the log stays near SQLite's own size")
+    @Test("the writer's commits leave the log's checkpoints to a thread of their own: with gaps between commits the log starts over")
     func checkpointsElsewhere() async throws {
+        try await TestApp.with { t in
+            guard let writer = t.app.atelier.sqliteWriter else { return }
+            let sql = t.app.db as! any SQLDatabase
+            let probe = try await WALProbe(sql)
+            // About 3 000 pages through the log, ten at a commit, as like batches come. SQLite's
+            // automatic checkpoint is off on the writer's connection: unless a checkpoint ran
+            // elsewhere, all of it, the log never starts over and only grows.
+            var restarts = 0
+            var pages: Int32 = 0
+            for batch in 0..<300 {
+                try await probe.commit(batch, on: writer)
+                let now = writer.checkpointer.checkpoints.pagesAtLastCommit
+                if now < pages { restarts += 1 }
+                pages = now
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            #expect(try await probe.rows() == 3_000)
+            #expect(restarts > 0, "the log never started over: it holds \(pages) pages")
+            #expect(pages < 2_000)
+            #expect(writer.checkpointer.checkpoints.background > 0)
+            #expect(writer.checkpointer.checkpoints.inline == 0)
+        }
+    }
+
+    @Test("commits back to back keep the log bounded: past the mark the writer checkpoints itself and the log starts over")
+    func logStaysBounded() async throws {
         try await TestApp.with { t in
             guard let writer = t.app.atelier.sqliteWriter, case .sqliteFile(let path) = t.app.atelier.config.database else { return }
             let sql = t.app.db as! any SQLDatabase
-            try await sql.raw("CREATE TABLE writer_wal_probe (n INTEGER PRIMARY KEY, b BLOB)").run()
-            let pageSize = try await sql.raw("PRAGMA page_size").first()!.decode(column: "page_size", as: Int.self)
-            // About 6 000 pages through the log, a commit of ten at a time, as like batches come.
-            for batch in 0..<600 {
-                try await writer.transaction(dialectOf: sql) { rows in
-                    for index in 0..<10 {
-                        _ = try rows("INSERT INTO writer_wal_probe (n, b) VALUES (\(bind: batch * 10 + index), zeroblob(\(bind: pageSize / 2 + 100)))" as SQLQueryString)
-                    }
-                }
-                try await Task.sleep(for: .milliseconds(1))
-            }
-            // SQLite's automatic checkpoint is off on the writer's connection: unless the checkpoints
-            // ran elsewhere and the log started over, it holds every one of those pages.
-            let logPages = try #require(FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) / pageSize
-            #expect(logPages < 3_000, "the log holds \(logPages) pages")
-            #expect(try await sql.raw("SELECT count(*) AS c FROM writer_wal_probe").first()!.decode(column: "c", as: Int.self) == 6_000)
+            let probe = try await WALProbe(sql)
+            // About 11 000 pages with no gap for a background checkpoint to be complete.
+            for batch in 0..<1_100 { try await probe.commit(batch, on: writer) }
+            #expect(try await probe.rows() == 11_000)
+            let logPages = try #require(FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) / probe.pageSize
+            // Past the mark, a background checkpoint still running finishes first (a few commits).
+            #expect(logPages <= Int(WALCheckpointer.inlineAfter + WALCheckpointer.pages), "the log holds \(logPages) pages")
+            #expect(writer.checkpointer.checkpoints.pagesAtLastCommit < WALCheckpointer.inlineAfter)
         }
     }
 
@@ -101,10 +119,11 @@ struct SQLiteWriterTests {
         FileManager.default.createFile(atPath: path, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let checkpointer = WALCheckpointer(path: path)
+        #expect(checkpointer.committed(walPages: WALCheckpointer.inlineAfter))
         #expect(!checkpointer.committed(walPages: 10))
         #expect(!checkpointer.committed(walPages: WALCheckpointer.pages))
-        #expect(checkpointer.committed(walPages: WALCheckpointer.inlineAfter))
         await checkpointer.close()
+        #expect(checkpointer.checkpoints.background == 1)
     }
 
     @Test("SQLite's lock held past the busy timeout is a 503 with Retry-After, another SQLite error is not")
@@ -117,5 +136,30 @@ struct SQLiteWriterTests {
         // An extended code (SQLITE_BUSY_SNAPSHOT) is busy too; a constraint is our bug or the caller's.
         #expect(TemporaryFailure.problem(for: SQLiteReadConnection.Failure(code: sqliteBusy | (2 << 8), message: "")) != nil)
         #expect(TemporaryFailure.problem(for: SQLiteReadConnection.Failure(code: sqliteConstraint, message: "")) == nil)
+    }
+}
+
+/// A table whose rows each fill a page of the log: a commit of ten writes about ten pages.
+private struct WALProbe {
+    let sql: any SQLDatabase
+    let pageSize: Int
+
+    init(_ sql: any SQLDatabase) async throws {
+        self.sql = sql
+        try await sql.raw("CREATE TABLE writer_wal_probe (n INTEGER PRIMARY KEY, b BLOB)").run()
+        pageSize = try await sql.raw("PRAGMA page_size").first()!.decode(column: "page_size", as: Int.self)
+    }
+
+    func commit(_ batch: Int, on writer: SQLiteWriter, rows: Int = 10) async throws {
+        let size = pageSize / 2 + 100
+        try await writer.transaction(dialectOf: sql) { run in
+            for index in 0..<rows {
+                _ = try run("INSERT INTO writer_wal_probe (n, b) VALUES (\(bind: batch * 10 + index), zeroblob(\(bind: size)))" as SQLQueryString)
+            }
+        }
+    }
+
+    func rows() async throws -> Int {
+        try await sql.raw("SELECT count(*) AS c FROM writer_wal_probe").first()!.decode(column: "c", as: Int.self)
     }
 }

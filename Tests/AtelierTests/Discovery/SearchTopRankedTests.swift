@@ -159,6 +159,13 @@ struct SearchTopRankedTests {
             #expect(page.total == 4)
             #expect(page.facets.colors.map(\.label).sorted() == ["navy", "red", "white"])
             #expect(page.facets.colors.allSatisfy { $0.count == 2 })
+            // A cursor from the last row: an empty page, whose facets the two statements count.
+            let women = try ProductSearchQuery(text: "sailcloth", genders: ["women"]).validated()
+            let womenFilters = try #require(try await search.filters(for: women))
+            let last = try #require(try await search.rankFully(women.tokens, filters: womenFilters, sort: .relevance, cursor: nil, rows: 100).last)
+            let past = try await t.search("q=sailcloth&gender=women&limit=2&cursor=\(SearchCursor(sort: .relevance, value: last.value, id: last.id).encoded)")
+            #expect(past.items.isEmpty && past.nextCursor == nil)
+            #expect(past.total == 4 && past.facets.colors == page.facets.colors && past.facets.stores == page.facets.stores)
         }
     }
 

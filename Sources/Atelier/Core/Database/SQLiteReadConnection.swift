@@ -32,7 +32,11 @@ final class SQLiteReadConnection: @unchecked Sendable {
 
     private final class CommitHook {
         let hook: @Sendable (Int32) -> Bool
-        init(_ hook: @escaping @Sendable (Int32) -> Bool) { self.hook = hook }
+        let checkpointed: @Sendable (Int32) -> Void
+        init(_ hook: @escaping @Sendable (Int32) -> Bool, checkpointed: @escaping @Sendable (Int32) -> Void) {
+            self.hook = hook
+            self.checkpointed = checkpointed
+        }
     }
 
     private final class KeptStatement {
@@ -143,15 +147,21 @@ final class SQLiteReadConnection: @unchecked Sendable {
 
     /// After each commit on this connection, `hook` is told how many pages the write-ahead log
     /// holds (`sqlite3_wal_hook`, on the connection's thread, the write lock released). It replaces
-    /// SQLite's automatic checkpoint on this connection: when it returns true, the connection
-    /// checkpoints there and then, as the automatic checkpoint would (PASSIVE).
-    func onCommit(_ hook: @escaping @Sendable (_ walPages: Int32) -> Bool) async throws {
+    /// SQLite's automatic checkpoint on this connection. When it returns true, the connection
+    /// checkpoints there and then, waiting out (busy timeout) the readers of the log so that the
+    /// next write starts it over (RESTART), and `checkpointed` is told SQLite's result: busy when
+    /// another connection's checkpoint holds the checkpoint lock, which SQLite does not wait for.
+    func onCommit(
+        _ hook: @escaping @Sendable (_ walPages: Int32) -> Bool, checkpointed: @escaping @Sendable (_ result: Int32) -> Void
+    ) async throws {
         try await threadPool.runIfActive {
             guard let handle = self.handle else { throw Failure(code: SQLITE_MISUSE, message: "the connection is closed") }
-            let installed = Unmanaged.passRetained(CommitHook(hook))
+            let installed = Unmanaged.passRetained(CommitHook(hook, checkpointed: checkpointed))
             sqlite_nio_sqlite3_wal_hook(handle, { context, connection, _, pages in
-                if let context, Unmanaged<CommitHook>.fromOpaque(context).takeUnretainedValue().hook(pages) {
-                    sqlite_nio_sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                guard let context else { return SQLITE_OK }
+                let installed = Unmanaged<CommitHook>.fromOpaque(context).takeUnretainedValue()
+                if installed.hook(pages) {
+                    installed.checkpointed(sqlite_nio_sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_RESTART, nil, nil))
                 }
                 return SQLITE_OK
             }, installed.toOpaque())
@@ -168,6 +178,8 @@ final class SQLiteReadConnection: @unchecked Sendable {
     private func closeNow() {
         for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
         statements = [:]
+        // The hook's box goes only once SQLite can no longer call it.
+        if let handle, commitHook != nil { sqlite_nio_sqlite3_wal_hook(handle, nil, nil) }
         sqlite_nio_sqlite3_close(handle)
         handle = nil
         commitHook?.release()

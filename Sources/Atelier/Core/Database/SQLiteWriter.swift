@@ -24,7 +24,7 @@ final class SQLiteWriter: Sendable {
     private let thread: NIOThreadPool
     /// Opened at the first transaction, within the write turn.
     private let opened = NIOLockedValueBox<SQLiteReadConnection?>(nil)
-    private let checkpointer: WALCheckpointer
+    let checkpointer: WALCheckpointer
 
     init(path: String, turn: AsyncSemaphore) {
         self.path = path
@@ -58,7 +58,8 @@ final class SQLiteWriter: Sendable {
         let connection = try await SQLiteReadConnection.open(path: path, threadPool: thread)
         do {
             try await connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
-            try await connection.onCommit { [checkpointer] in checkpointer.committed(walPages: $0) }
+            try await connection.onCommit(
+                { [checkpointer] in checkpointer.committed(walPages: $0) }, checkpointed: { [checkpointer] in checkpointer.checkpointedInline(result: $0) })
         } catch {
             await connection.close()
             throw error
