@@ -28,16 +28,7 @@ final class SQLiteReadConnection: @unchecked Sendable {
     private var statements: [String: KeptStatement] = [:]
     private let threadPool: NIOThreadPool
     /// What `onCommit` installed, kept alive until the connection closes.
-    private var commitHook: Unmanaged<CommitHook>?
-
-    private final class CommitHook {
-        let hook: @Sendable (Int32) -> Bool
-        let checkpointed: @Sendable (Int32) -> Void
-        init(_ hook: @escaping @Sendable (Int32) -> Bool, checkpointed: @escaping @Sendable (Int32) -> Void) {
-            self.hook = hook
-            self.checkpointed = checkpointed
-        }
-    }
+    private var commitHook: Unmanaged<WALCheckpointer>?
 
     private final class KeptStatement {
         let handle: OpaquePointer
@@ -145,23 +136,21 @@ final class SQLiteReadConnection: @unchecked Sendable {
         }
     }
 
-    /// After each commit on this connection, `hook` is told how many pages the write-ahead log
-    /// holds (`sqlite3_wal_hook`, on the connection's thread, the write lock released). It replaces
-    /// SQLite's automatic checkpoint on this connection. When it returns true, the connection
-    /// checkpoints there and then, waiting out (busy timeout) the readers of the log so that the
-    /// next write starts it over (RESTART), and `checkpointed` is told SQLite's result: busy when
-    /// another connection's checkpoint holds the checkpoint lock, which SQLite does not wait for.
-    func onCommit(
-        _ hook: @escaping @Sendable (_ walPages: Int32) -> Bool, checkpointed: @escaping @Sendable (_ result: Int32) -> Void
-    ) async throws {
+    /// After each commit on this connection, `checkpointer` is told how many pages the write-ahead
+    /// log holds (`sqlite3_wal_hook`, on the connection's thread, the write lock released). It
+    /// replaces SQLite's automatic checkpoint on this connection. When it answers true, the
+    /// connection checkpoints there and then, waiting out (busy timeout) the readers of the log so
+    /// that the next write starts it over (RESTART), and tells it SQLite's result: busy when another
+    /// connection's checkpoint holds the checkpoint lock, which SQLite does not wait for.
+    func onCommit(_ checkpointer: WALCheckpointer) async throws {
         try await threadPool.runIfActive {
             guard let handle = self.handle else { throw Failure(code: SQLITE_MISUSE, message: "the connection is closed") }
-            let installed = Unmanaged.passRetained(CommitHook(hook, checkpointed: checkpointed))
+            let installed = Unmanaged.passRetained(checkpointer)
             sqlite_nio_sqlite3_wal_hook(handle, { context, connection, _, pages in
                 guard let context else { return SQLITE_OK }
-                let installed = Unmanaged<CommitHook>.fromOpaque(context).takeUnretainedValue()
-                if installed.hook(pages) {
-                    installed.checkpointed(sqlite_nio_sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_RESTART, nil, nil))
+                let checkpointer = Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue()
+                if checkpointer.committed(walPages: pages) {
+                    checkpointer.checkpointedInline(result: sqlite_nio_sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_RESTART, nil, nil))
                 }
                 return SQLITE_OK
             }, installed.toOpaque())

@@ -58,8 +58,7 @@ final class SQLiteWriter: Sendable {
         let connection = try await SQLiteReadConnection.open(path: path, threadPool: thread)
         do {
             try await connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
-            try await connection.onCommit(
-                { [checkpointer] in checkpointer.committed(walPages: $0) }, checkpointed: { [checkpointer] in checkpointer.checkpointedInline(result: $0) })
+            try await connection.onCommit(checkpointer)
         } catch {
             await connection.close()
             throw error

@@ -17,8 +17,10 @@ import VaporCSQLite
 /// the next commit), and then the log never starts over. So once it passes `inlineAfter` pages the
 /// committing connection checkpoints itself, waiting out the log's readers (RESTART), and this one
 /// stops taking the checkpoint lock from it (SQLite does not wait for that lock: a commit meeting
-/// a checkpoint still running here tries again at the next): the log stays bounded. Durability is the log's: a commit is as durable as before, a checkpoint
-/// only moves committed pages into the database file.
+/// a checkpoint still running here tries again at the next): the log stays bounded.
+///
+/// Durability is the log's: a commit is as durable as before, a checkpoint only moves committed
+/// pages into the database file.
 final class WALCheckpointer: Sendable {
     /// The log's size, in pages, that asks for a checkpoint: SQLite's own default.
     static let pages: Int32 = 1_000
