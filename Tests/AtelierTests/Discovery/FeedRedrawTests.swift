@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import SQLKit
 import Testing
 import VaporTesting
 
@@ -51,6 +52,35 @@ struct FeedRedrawTests {
             #expect(try await redraw.runIfDue() == nil)
             t.clock.advance(by: 3600)
             #expect(try await redraw.runIfDue() == nil)
+        }
+    }
+
+    @Test("the re-draw reads and re-keys in batches: every recent product once, one from before the window as it was")
+    func batches() async throws {
+        try await TestApp.with { t in
+            let f = try await t.catalogFixture()
+            var recent: [Product] = []
+            for index in 0..<7 { recent.append(try await t.product(.init(title: "Batch \(index)", category: f.shirts), in: f.storeA, owner: f.ownerA)) }
+            let old = recent.removeLast()
+            let sql = t.app.db as! any SQLDatabase
+            let now = t.app.atelier.clock.now()
+            // Keys no draw gives, to see which products the re-draw wrote.
+            try await sql.raw("UPDATE products SET feed_sort_key = -1").run()
+            try await sql.raw("UPDATE products SET created_at = \(bind: now.addingTimeInterval(-40 * 86_400)), feed_sort_key = 42 WHERE id = \(bind: old.id!)").run()
+            let inWindow = try await Product.query(on: t.app.db).filter(\.$createdAt >= now.addingTimeInterval(-FeedSortKeyRedraw.window)).count()
+            #expect(inWindow >= recent.count)
+
+            // Batches of two: four statements' worth for seven or more products, the last one short.
+            let count = try await FeedSortKeyRedraw(db: t.app.db, services: t.app.atelier).redraw(batchSize: 2)
+            #expect(count == inWindow)
+            let spread = Double(t.app.atelier.config.feedSpreadHours) * 3600
+            for product in try await Product.query(on: t.app.db).all() where product.id != old.id {
+                #expect(product.feedSortKey != -1, "\(product.title) was not re-drawn")
+                #expect(abs(product.feedSortKey - product.createdAt.timeIntervalSince1970) <= spread + 0.001)
+            }
+            #expect(try await Product.find(old.id, on: t.app.db)?.feedSortKey == 42)
+            let record = try #require(try await FeedRedraw.query(on: t.app.db).sort(\.$redrawnAt, .descending).first())
+            #expect(record.productCount == inWindow)
         }
     }
 }

@@ -30,35 +30,67 @@ struct FeedSortKeyRedraw {
         return try await redraw()
     }
 
+    /// Products read and re-keyed per statement.
+    static let batchSize = 500
+
     /// Re-draws the keys of every product created in the last 30 days; returns how many.
+    ///
+    /// The products are read and re-keyed a batch at a time, in id order, inside the one write
+    /// transaction: feeds see the old keys or the new ones, never a mix, and memory stays one
+    /// batch whatever the catalogue's size. (Reading them all first as models held about 75 MB at
+    /// 100 000 products, and would hold ten times that at 1 000 000: issue 19's peak-RSS run
+    /// met this job at its hour.)
     @discardableResult
-    func redraw() async throws -> Int {
+    func redraw(batchSize: Int = Self.batchSize) async throws -> Int {
         let now = services.clock.now()
         let since = now.addingTimeInterval(-Self.window)
         let spread = Double(services.config.feedSpreadHours) * 3600
-        let products = try await Product.query(on: db).filter(\.$createdAt >= since)
-            .field(\.$id).field(\.$store.$id).field(\.$createdAt).all()
-        let uploads = Dictionary(grouping: products, by: { $0.$store.id }).mapValues(\.count)
-        let keys = products.map { product in
-            (id: product.id!, key: FeedSortKey.key(
-                createdAt: product.createdAt, spread: spread, recentUploads: uploads[product.$store.id] ?? 0, random: .random(in: -1...1)))
-        }
-        try await services.writeTransaction(on: db) { tx in
+        return try await services.writeTransaction(on: db) { tx in
             let sql = tx as! any SQLDatabase
-            for batch in stride(from: 0, to: keys.count, by: 500).map({ keys[$0..<min($0 + 500, keys.count)] }) {
-                // One statement per batch: UPDATE … SET key = CASE id WHEN … THEN … END.
+            let uploads = try await Self.recentUploads(since: since, on: sql)
+            var count = 0
+            var after: UUID?
+            while true {
+                var query: SQLQueryString = "SELECT id, store_id, created_at FROM \(ident: Product.schema) WHERE created_at >= \(bind: since)"
+                if let after { query += " AND id > \(bind: after)" }
+                query += " ORDER BY id LIMIT \(unsafeRaw: String(batchSize))"
+                let rows = try await sql.raw(query).all()
+                guard !rows.isEmpty else { break }
                 var cases: SQLQueryString = ""
-                for entry in batch { cases += " WHEN \(bind: entry.id) THEN \(bind: entry.key)" }
+                var ids: [UUID] = []
+                for row in rows {
+                    let id = try row.decode(column: "id", as: UUID.self)
+                    let storeID = try row.decode(column: "store_id", as: UUID.self)
+                    let key = FeedSortKey.key(
+                        createdAt: try row.decode(column: "created_at", as: Date.self), spread: spread,
+                        recentUploads: uploads[storeID] ?? 0, random: .random(in: -1...1))
+                    // One statement per batch: UPDATE … SET key = CASE id WHEN … THEN … END.
+                    cases += " WHEN \(bind: id) THEN \(bind: key)"
+                    ids.append(id)
+                }
                 try await sql.raw("""
-                    UPDATE \(ident: Product.schema) SET feed_sort_key = CASE id\(cases) END WHERE id IN (\(binds: batch.map(\.id)))
+                    UPDATE \(ident: Product.schema) SET feed_sort_key = CASE id\(cases) END WHERE id IN (\(binds: ids))
                     """).run()
+                count += ids.count
+                after = ids.last
+                if rows.count < batchSize { break }
             }
             let record = FeedRedraw()
             record.id = .v7(at: now)
             record.redrawnAt = now
-            record.productCount = keys.count
+            record.productCount = count
             try await record.create(on: tx)
+            return count
         }
-        return keys.count
+    }
+
+    /// Each store's products created since `since`: the uploads its heavy-uploader penalty weighs.
+    private static func recentUploads(since: Date, on sql: any SQLDatabase) async throws -> [UUID: Int] {
+        let rows = try await sql.raw("""
+            SELECT store_id, COUNT(*) AS uploads FROM \(ident: Product.schema) WHERE created_at >= \(bind: since) GROUP BY store_id
+            """).all()
+        var uploads: [UUID: Int] = [:]
+        for row in rows { uploads[try row.decode(column: "store_id", as: UUID.self)] = try row.decode(column: "uploads", as: Int.self) }
+        return uploads
     }
 }
