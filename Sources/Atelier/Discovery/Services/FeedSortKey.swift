@@ -8,13 +8,15 @@ import Foundation
 struct FeedSortKey {
     /// Products in 30 days that count as usual for one store (five a day).
     static let usualMonthlyUploads = 150
+    /// The uploads a store's penalty weighs: those of the last 30 days.
+    static let uploadsWindow: TimeInterval = 30 * 86_400
 
     let db: any Database
     let spreadHours: Int
 
     func draw(storeID: UUID, at now: Date) async throws -> Double {
         let recent = try await Product.query(on: db).filter(\.$store.$id == storeID)
-            .filter(\.$createdAt >= now.addingTimeInterval(-30 * 86_400)).count()
+            .filter(\.$createdAt >= now.addingTimeInterval(-Self.uploadsWindow)).count()
         return Self.key(createdAt: now, spread: Double(spreadHours) * 3600, recentUploads: recent, random: Double.random(in: -1...1))
     }
 
