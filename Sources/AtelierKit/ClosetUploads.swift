@@ -64,14 +64,7 @@ public struct ClosetUploader: Sendable {
 
     /// A private upload; the content type is read from the bytes (JPEG, PNG, WebP, HEIC).
     private func upload(_ data: Data) async throws -> String {
-        let body = HTTPBody(data)
-        let bytes = [UInt8](data.prefix(12))
-        let typed: Operations.UploadMedia.Input.Body
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { typed = .jpeg(body) }
-        else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { typed = .png(body) }
-        else if bytes.count >= 12, bytes[0..<4] == [0x52, 0x49, 0x46, 0x46], bytes[8..<12] == [0x57, 0x45, 0x42, 0x50] { typed = .imageWebp(body) }
-        else if bytes.count >= 12, bytes[4..<8] == [0x66, 0x74, 0x79, 0x70] { typed = .imageHeic(body) }
-        else { typed = .binary(body) }
+        let typed = UploadBody.image(data)
         let output = try await session.client.uploadMedia(query: .init(visibility: ._private), body: typed)
         switch output {
         case .created(let created): return try created.body.json.id

@@ -88,5 +88,12 @@ public enum AtelierError: Error, Equatable {
     /// No valid session: sign in again.
     case signedOut
     case rateLimited
+    /// The server refused the request (a 4xx problem): `fields` names the fields it found wrong.
+    case rejected(status: Int, detail: String, fields: [String])
     case unexpectedResponse(String)
+
+    init(_ problem: Components.Schemas.Problem?, status: Int) {
+        self = .rejected(
+            status: status, detail: problem?.detail ?? problem?.title ?? "HTTP \(status)", fields: problem?.errors?.map(\.field) ?? [])
+    }
 }

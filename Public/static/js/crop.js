@@ -2,6 +2,8 @@
 // resizable crop rectangle and rotate buttons. The choice travels with the upload as the fields
 // crops[] ("x,y,width,height" on the upright photo, empty for the whole photo) and rotations[]
 // (0, 90, 180, 270); the server does the cropping. Without this script photos upload as they are.
+// An input with data-crop-square (a profile picture) keeps the rectangle square and starts it as the
+// largest square in the middle of the photo.
 (function () {
   'use strict';
 
@@ -25,7 +27,7 @@
     return b;
   }
 
-  function cropper(file, index) {
+  function cropper(file, index, square) {
     var figure = document.createElement('figure');
     figure.className = 'crop-item';
     figure.dataset.index = String(index);
@@ -54,7 +56,7 @@
     var caption = document.createElement('figcaption');
     var left = button('↺ Rotate left', 'rotate-left');
     var right = button('↻ Rotate right', 'rotate-right');
-    var reset = button('Whole photo', 'btn-quiet crop-reset');
+    var reset = button(square ? 'Centre' : 'Whole photo', 'btn-quiet crop-reset');
     var status = document.createElement('span');
     status.className = 'crop-status muted';
     caption.appendChild(left);
@@ -69,6 +71,17 @@
     var natural = { w: 0, h: 0 };
     var crop = { x: 0, y: 0, w: 0, h: 0 };
     var rotation = 0;
+
+    function whole() {
+      var side = Math.min(natural.w, natural.h);
+      if (square) { setCrop((natural.w - side) / 2, (natural.h - side) / 2, side, side); } else { setCrop(0, 0, natural.w, natural.h); }
+    }
+
+    // A square grows or shrinks by the larger of the two movements.
+    function resize(from, dx, dy) {
+      if (square) { dx = dy = Math.abs(dx) > Math.abs(dy) ? dx : dy; }
+      setCrop(from.x, from.y, from.w + dx, from.h + dy);
+    }
 
     function scale() { return img.clientWidth / natural.w || 1; }
 
@@ -88,6 +101,7 @@
     }
 
     function setCrop(x, y, w, h) {
+      if (square) { w = h = Math.min(w, h, natural.w, natural.h); }
       w = clamp(w, Math.min(MIN_SIDE, natural.w), natural.w);
       h = clamp(h, Math.min(MIN_SIDE, natural.h), natural.h);
       crop = { x: clamp(x, 0, natural.w - w), y: clamp(y, 0, natural.h - h), w: w, h: h };
@@ -96,7 +110,7 @@
 
     img.addEventListener('load', function () {
       natural = { w: img.naturalWidth, h: img.naturalHeight };
-      setCrop(0, 0, natural.w, natural.h);
+      whole();
     });
     window.addEventListener('resize', draw);
 
@@ -119,7 +133,7 @@
       if (drag.mode === 'move') {
         setCrop(drag.crop.x + turned[0], drag.crop.y + turned[1], drag.crop.w, drag.crop.h);
       } else {
-        setCrop(drag.crop.x, drag.crop.y, drag.crop.w + turned[0], drag.crop.h + turned[1]);
+        resize(drag.crop, turned[0], turned[1]);
       }
     });
     function endDrag() { drag = null; }
@@ -133,7 +147,7 @@
       if (!move) { return; }
       event.preventDefault();
       if (event.shiftKey) {
-        setCrop(crop.x, crop.y, crop.w + move[0], crop.h + move[1]);
+        resize(crop, move[0], move[1]);
       } else {
         setCrop(crop.x + move[0], crop.y + move[1], crop.w, crop.h);
       }
@@ -141,7 +155,7 @@
 
     left.addEventListener('click', function () { rotation = (rotation + 270) % 360; draw(); });
     right.addEventListener('click', function () { rotation = (rotation + 90) % 360; draw(); });
-    reset.addEventListener('click', function () { setCrop(0, 0, natural.w, natural.h); });
+    reset.addEventListener('click', whole);
     return figure;
   }
 
@@ -150,7 +164,8 @@
     if (!list) { return; }
     input.addEventListener('change', function () {
       list.textContent = '';
-      Array.prototype.forEach.call(input.files, function (file, index) { list.appendChild(cropper(file, index)); });
+      var square = input.hasAttribute('data-crop-square');
+      Array.prototype.forEach.call(input.files, function (file, index) { list.appendChild(cropper(file, index, square)); });
     });
   }
 

@@ -7,6 +7,27 @@ import VaporTesting
 
 @Suite("Tokens and sessions")
 struct SessionTests {
+    @Test("sign-in takes the email or the username (any case, with or without @); a wrong one is 401 and signs nobody in")
+    func signInWithUsername() async throws {
+        try await TestApp.with { t in
+            let session = try await t.signUp()
+            let name = session.user.username
+            for login in [session.user.email!, name, "@\(name)", name.uppercased(), " \(name) "] {
+                let response = try await t.send(
+                    .POST, "/api/v1/auth/login", json: #"{"email":"\#(login)","password":"\#(TestApp.password)"}"#)
+                #expect(response.status == .ok, "\(login): \(response.body.string)")
+                #expect(try response.content.decode(Session.self).user.id == session.user.id)
+            }
+            let wrong = try await t.send(.POST, "/api/v1/auth/login", json: #"{"email":"\#(name)x","password":"\#(TestApp.password)"}"#)
+            #expect(wrong.status == .unauthorized)
+            let badPassword = try await t.send(.POST, "/api/v1/auth/login", json: #"{"email":"\#(name)","password":"not the password"}"#)
+            #expect(badPassword.status == .unauthorized)
+            let empty = try await t.send(.POST, "/api/v1/auth/login", json: #"{"email":" ","password":"x"}"#)
+            #expect(empty.status == .unprocessableEntity)
+            #expect(try empty.problem().fields == ["email"])
+        }
+    }
+
     @Test("refresh rotates; presenting the old refresh token again revokes the whole family")
     func refreshReuse() async throws {
         try await TestApp.with { t in

@@ -11,6 +11,7 @@ struct MagazineArticleBody: Decodable, Equatable {
     var title: String
     var html: String
     var language: String
+    var publishedAt: String
 }
 
 struct MagazineIssueBody: Decodable {
@@ -18,6 +19,7 @@ struct MagazineIssueBody: Decodable {
     var number: Int
     var label: String
     var language: String
+    var publishedAt: String?
     var articles: [MagazineArticleBody]?
 }
 
@@ -120,6 +122,11 @@ struct MagazineTests {
             let (_, articles) = try await t.publishedIssue(1, titles: [("Hems", nil), ("Wool", "Lână")], by: author)
             let hems = try await t.send(.GET, "/api/v1/magazine/articles/\(articles[0].id!)?lang=ro").content.decode(MagazineArticleBody.self)
             #expect(hems.language == "en" && hems.title == "Hems")
+            // An article carries its issue's publication time; the web page shows the date.
+            let issueBody = try await t.send(.GET, "/api/v1/magazine/issues/\(hems.issueId)").content.decode(MagazineIssueBody.self)
+            #expect(hems.publishedAt == issueBody.publishedAt)
+            let page = try await t.send(.GET, "/magazine/articles/\(articles[0].id!)", headers: [("Accept", "text/html")]).body.string
+            #expect(page.contains(#"<time datetime="\#(hems.publishedAt)" id="article-published">"#))
             let wool = try await t.send(.GET, "/api/v1/magazine/articles/\(articles[1].id!)?lang=ro").content.decode(MagazineArticleBody.self)
             #expect(wool.language == "ro" && wool.title == "Lână")
             let header = try await t.send(.GET, "/api/v1/magazine/articles/\(articles[1].id!)", headers: [("Accept-Language", "ro-RO,ro;q=0.9,en;q=0.5")])

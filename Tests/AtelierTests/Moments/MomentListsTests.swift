@@ -74,6 +74,7 @@ struct MomentListsTests {
             _ = try await t.invite([people[1]], to: party, by: people[0])
             _ = try await t.invite([people[1]], to: later, by: people[0])
             #expect(try await t.checkIn(party, people[1], at: TestPlace.north(30)).status == .ok)
+            #expect(try await t.checkIn(party, people[0], at: TestPlace.north(10)).status == .ok)
 
             let lane = try await t.send(.GET, "/api/v1/me/check-ins", token: people[1].accessToken).content.decode(CheckInPageBody.self)
             #expect(lane.items.map(\.moment.name) == ["Party"])
@@ -95,6 +96,51 @@ struct MomentListsTests {
             try await t.move(to: t.clock.now().addingTimeInterval(10_000), &people)
             let old = try await t.send(.GET, "/api/v1/moments/news", token: people[1].accessToken).content.decode(MomentPageBody.self)
             #expect(old.items.isEmpty)
+        }
+    }
+
+    @Test("memory lane is in check-in order across pages; in common counts only moments both checked in to")
+    func checkInOrderAndInCommon() async throws {
+        try await TestApp.with { t in
+            var people = [try await t.signUp(name: "Host Ana"), try await t.signUp(name: "Guest Ben")]
+            try await t.befriend(people[0], people[1])
+            // Ben is invited to the brunch first and to the party later, but checks in at the party first.
+            let brunch = try await t.createMoment(people[0], name: "Brunch", startIn: -60, endIn: 3600)
+            _ = try await t.invite([people[1]], to: brunch, by: people[0])
+            t.clock.advance(by: 5)
+            let party = try await t.createMoment(people[0], name: "Party", startIn: -60, endIn: 3600)
+            _ = try await t.invite([people[1]], to: party, by: people[0])
+            t.clock.advance(by: 5)
+            let picnic = try await t.createMoment(people[0], name: "Picnic", startIn: -60, endIn: 3600)
+            _ = try await t.invite([people[1]], to: picnic, by: people[0])
+            #expect(try await t.join(picnic, people[1]).status == .ok)
+            try await t.move(to: t.clock.now().addingTimeInterval(10), &people)
+            #expect(try await t.checkIn(party, people[1], at: TestPlace.north(30)).status == .ok)
+            try await t.move(to: t.clock.now().addingTimeInterval(10), &people)
+            #expect(try await t.checkIn(brunch, people[1], at: TestPlace.north(30)).status == .ok)
+            // Ana, the host of all three, checks in at the party only; the picnic Ben only joined.
+            #expect(try await t.checkIn(party, people[0], at: TestPlace.north(5)).status == .ok)
+
+            var names: [String] = []
+            var cursor: String?
+            repeat {
+                let query = cursor.map { "?limit=1&cursor=\($0)" } ?? "?limit=1"
+                let page = try await t.send(.GET, "/api/v1/me/check-ins\(query)", token: people[1].accessToken)
+                #expect(page.status == .ok, "\(page.body.string)")
+                let body = try page.content.decode(CheckInPageBody.self)
+                names += body.items.map(\.moment.name)
+                cursor = body.nextCursor
+            } while cursor != nil && names.count < 5
+            #expect(names == ["Brunch", "Party"])
+
+            let common = try await t.send(.GET, "/api/v1/users/\(people[0].user.id)/moments-in-common", token: people[1].accessToken)
+            #expect(try common.content.decode(MomentPageBody.self).items.map(\.name) == ["Party"])
+
+            // Somebody else's check-in as a cursor is a bad cursor, not a way in.
+            let theirs = try await t.send(.GET, "/api/v1/me/check-ins?limit=1", token: people[0].accessToken).content.decode(CheckInPageBody.self)
+            #expect(theirs.items.map(\.moment.name) == ["Party"])
+            let stray = PageCursor(id: UUID()).encoded
+            #expect(try await t.send(.GET, "/api/v1/me/check-ins?cursor=\(stray)", token: people[1].accessToken).status == .badRequest)
         }
     }
 }

@@ -10,6 +10,7 @@ struct UserSummaryBody: Decodable {
     var displayName: String
     var username: String
     var relationship: String
+    var avatar: ImageBody?
 }
 
 struct UserPageBody: Decodable {

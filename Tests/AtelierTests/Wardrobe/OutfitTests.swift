@@ -113,6 +113,13 @@ struct OutfitTests {
             let pinned = try await t.send(.GET, "/api/v1/people/\(owner.user.id)/outfits/pinned", token: friend.accessToken)
             struct Page: Decodable { var items: [OutfitBody] }
             #expect(try pinned.content.decode(Page.self).items.map(\.id) == [shared.id])
+            // The profile carries the same pins, as each viewer may see them.
+            struct ProfileBody: Decodable { var pinnedOutfits: [OutfitBody] }
+            for (viewer, expected) in [(friend, [shared.id]), (stranger, []), (owner, [shared.id, priv.id])] {
+                let profile = try await t.send(.GET, "/api/v1/users/\(owner.user.id)", token: viewer.accessToken)
+                #expect(profile.status == .ok, "\(profile.body.string)")
+                #expect(try profile.content.decode(ProfileBody.self).pinnedOutfits.map(\.id) == expected)
+            }
 
             // Blocked: the friends-only outfit disappears for the friend.
             #expect(try await t.send(.PUT, "/api/v1/me/blocks/\(friend.user.id)", token: owner.accessToken).status.code < 300)

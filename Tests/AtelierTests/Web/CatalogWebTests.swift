@@ -154,23 +154,12 @@ struct CatalogWebTests {
             let page = try await forms.openForm(t, "/portal/stores/\(f.storeAID)/import", cookie: owner)
             let zip = try Data(contentsOf: try ProductImportTests.photosZip())
             func post(csv: Data, mode: String) async throws -> TestingHTTPResponse {
-                let boundary = "atelier-\(UUID().uuidString)"
-                var body = Data()
-                func part(_ name: String, filename: String? = nil, _ data: Data) {
-                    body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\(filename.map { "; filename=\"\($0)\"" } ?? "")\r\n\r\n".utf8))
-                    body.append(data)
-                    body.append(Data("\r\n".utf8))
-                }
-                part("csrfToken", Data(page.csrf.utf8))
-                part("mode", Data(mode.utf8))
-                part("csv", filename: "products.csv", csv)
-                part("photos", filename: "photos.zip", zip)
-                body.append(Data("--\(boundary)--\r\n".utf8))
-                var headers = HTTPHeaders()
-                headers.add(name: .contentType, value: "multipart/form-data; boundary=\(boundary)")
-                headers.add(name: "Cookie", value: owner)
-                headers.add(name: "Accept", value: "text/html")
-                return try await t.app.testing().sendRequest(.POST, "/portal/stores/\(f.storeAID)/import", headers: headers, body: ByteBuffer(data: body))
+                var form = MultipartForm()
+                form.add("csrfToken", page.csrf)
+                form.add("mode", mode)
+                form.add("csv", filename: "products.csv", csv)
+                form.add("photos", filename: "photos.zip", zip)
+                return try await form.post(t, "/portal/stores/\(f.storeAID)/import", cookie: owner)
             }
             let checked = try await post(csv: ProductImportTests.csv(f, jeansBrand: "Acme"), mode: "check")
             #expect(checked.status == .unprocessableEntity)

@@ -64,4 +64,52 @@ struct SocialWebTests {
             #expect(stored.reactions.total == 1 && stored.commentCount == 1)
         }
     }
+
+    /// Posts the picture form as a browser does: multipart, the file and the crop box's fields.
+    private func postPicture(_ t: TestApp, _ data: Data, crop: String, csrf: String, cookie: String) async throws -> TestingHTTPResponse {
+        var form = MultipartForm()
+        form.add("csrfToken", csrf)
+        form.add("crops[]", crop)
+        form.add("rotations[]", "0")
+        form.add("photo", filename: "me.png", data)
+        return try await form.post(t, "/settings/picture", cookie: cookie)
+    }
+
+    @Test("signed in by username, a person uploads a cropped picture; it shows on their profile, in a friend's list and on their comment")
+    func profilePicture() async throws {
+        try await TestApp.with { t in
+            let emails = (uniqueEmail("face"), uniqueEmail("friend"))
+            let face = try await t.signUp(email: emails.0, name: "Face Web")
+            let friend = try await t.signUp(email: emails.1, name: "Friend Web")
+            try await t.befriend(face, friend)
+            let post = try await t.createdPost(friend)
+            let cookie = try await web.webSignIn(t, email: face.user.username)
+            let page = try await forms.openForm(t, "/settings/picture", cookie: cookie)
+            #expect(page.html.contains("data-crop-square") && page.html.contains("data-has-picture=\"no\""))
+
+            // Not a photo: a message, and nothing stored.
+            let refused = try await postPicture(t, Data("plain text".utf8), crop: "", csrf: page.csrf, cookie: cookie)
+            #expect(refused.status == .seeOther)
+            #expect(try await t.avatarMediaID(face) == nil)
+            #expect(try await t.mediaCount(uploader: face.user.id) == 0)
+            let uploaded = try await postPicture(
+                t, try TestImages.png(width: 300, height: 200), crop: "100,0,200,200", csrf: page.csrf, cookie: cookie)
+            #expect(uploaded.status == .seeOther)
+            let mediaID = try #require(try await t.avatarMediaID(face))
+            let stored = try #require(try await Media.find(mediaID, on: t.app.db))
+            #expect(stored.width == 200 && stored.height == 200 && stored.visibility == "public")
+            let src = "/media/public/\(MediaKeys.folder(stored.contentHash))"
+
+            let mine = try await web.get(t, "/settings/picture", cookie: cookie).body.string
+            #expect(mine.contains("data-has-picture=\"yes\"") && mine.contains(src))
+            #expect(try await web.get(t, "/people/\(face.user.id)", cookie: cookie).body.string.contains(src))
+            let comment = try await forms.post(t, "/posts/\(post.id)/comments", form: ["body": "Sharp", "csrfToken": page.csrf], cookie: cookie)
+            #expect(comment.status == .seeOther)
+
+            let friendCookie = try await web.webSignIn(t, email: emails.1)
+            #expect(try await web.get(t, "/friends", cookie: friendCookie).body.string.contains(src))
+            let postPage = try await web.get(t, "/posts/\(post.id)", cookie: friendCookie).body.string
+            #expect(postPage.contains("Sharp") && postPage.contains(src))
+        }
+    }
 }

@@ -76,13 +76,13 @@ struct AccountService {
         if password.isEmpty { errors.add("password", "is required") }
         try errors.throwIfAny()
 
-        let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let login = Self.signInName(rawEmail)
         let addressKey = "login-failure:ip:\(clientAddress)"
-        let accountKey = "login-failure:account:\(email)"
         try await limiter.check(addressKey, AccountRateLimits.loginFailuresPerAddress(services.config))
+        let user = try await login.query(User.query(on: db)).first()
+        // One limit per account, whichever of its names is typed; unknown names count by their text.
+        let accountKey = "login-failure:account:\(user?.id?.idString ?? login.key)"
         try await limiter.check(accountKey, AccountRateLimits.loginFailuresPerAccount)
-
-        let user = try await User.query(on: db).filter(\.$email == email).first()
         guard try await services.passwordHasher.verify(password, against: user?.passwordHash), let user else {
             try await limiter.record(addressKey)
             try await limiter.record(accountKey)
@@ -90,6 +90,25 @@ struct AccountService {
         }
         if user.suspendedAt != nil { throw AccountProblems.suspended }
         return user
+    }
+
+    /// What a person typed to sign in: an email address (it has an @ past the first character) or a
+    /// username, with or without a leading @.
+    struct SignInName {
+        var email: String?
+        var username: String?
+        var key: String { email.map { "email:\($0)" } ?? "username:\(username ?? "")" }
+
+        func query(_ users: QueryBuilder<User>) -> QueryBuilder<User> {
+            if let email { return users.filter(\.$email == email) }
+            return users.filter(\.$username == username ?? "")
+        }
+    }
+
+    static func signInName(_ raw: String) -> SignInName {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if text.dropFirst().contains("@") { return SignInName(email: text) }
+        return SignInName(username: text.hasPrefix("@") ? String(text.dropFirst()) : text)
     }
 
     func verifyEmail(token: String) async throws -> User {

@@ -103,5 +103,5 @@ enum AccountProblems {
     static let suspended = Problem(
         .forbidden, type: "https://atelier.dev/problems/account-suspended", title: "Account suspended",
         detail: "This account is suspended. Contact support if you think this is a mistake.")
-    static let wrongCredentials = Problem.unauthorized("The email or password is wrong.")
+    static let wrongCredentials = Problem.unauthorized("The email address or username, or the password, is wrong.")
 }

@@ -13,7 +13,15 @@ struct WebImage: Encodable, Sendable {
 
     init?(_ media: (some MediaImage)?, alt: String, service: MediaService, preferredWidth: Int = 540) {
         guard let media else { return nil }
-        let variants = service.imageURLs(media)
+        self.init(media, links: service.imageURLs(media), alt: alt, preferredWidth: preferredWidth)
+    }
+
+    init?(_ image: LinkedImage?, alt: String, preferredWidth: Int = 540) {
+        guard let image else { return nil }
+        self.init(image, links: image.links, alt: alt, preferredWidth: preferredWidth)
+    }
+
+    private init?(_ media: some MediaImage, links variants: [(MediaVariant, String)], alt: String, preferredWidth: Int) {
         let jpegs = variants.filter { $0.0.format != "webp" }
         let webps = variants.filter { $0.0.format == "webp" }
         guard let fallback = jpegs.first(where: { $0.0.width >= preferredWidth }) ?? jpegs.last else { return nil }

@@ -55,12 +55,17 @@ extension APIHandler {
     }
 
     private func reviewBodies(_ reviews: [Review], _ db: any Database) async throws -> [Components.Schemas.Review] {
-        let authors = Dictionary(uniqueKeysWithValues: try await User.query(on: db).filter(\.$id ~~ reviews.map(\.userID)).all().map { ($0.id!, $0) })
+        let users = try await User.query(on: db).filter(\.$id ~~ reviews.map(\.userID)).all()
+        let authors = Dictionary(uniqueKeysWithValues: users.map { ($0.id!, $0) })
+        let viewerID = try await request().optionalCaller()?.user.id
+        let avatars = try await PeopleDirectory(db: db, services: services).avatars(of: users, viewer: viewerID)
         return reviews.map { review in
             let author = authors[review.userID]
             return .init(
                 id: review.id!.idString, productId: review.productID.idString,
-                author: .init(id: review.userID.idString, displayName: author?.displayName ?? "", username: author?.username ?? ""),
+                author: .init(
+                    id: review.userID.idString, displayName: author?.displayName ?? "", username: author?.username ?? "",
+                    avatar: avatars[review.userID].map(Components.Schemas.Image.init)),
                 stars: review.stars, text: review.text, verifiedPurchase: review.verified, reply: review.reply, repliedAt: review.repliedAt,
                 createdAt: review.createdAt, updatedAt: review.updatedAt)
         }

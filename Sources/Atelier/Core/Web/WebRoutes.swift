@@ -20,6 +20,7 @@ enum WebRoutes {
         AdminCatalogPages.register(web)
         DiscoveryWebRoutes.register(web)
         FriendsWebPages.register(web)
+        AvatarWebPages.register(web)
         PostWebPages.register(web)
         NotificationsWebPage.register(web)
         MomentWebPages.register(web)

@@ -83,7 +83,7 @@ struct WebSessionMiddleware: AsyncMiddleware {
 /// `csrfToken` or the `X-CSRF-Token` header.
 struct CSRFMiddleware: AsyncMiddleware {
     static let maxFormBytes = 64 * 1024
-    /// Forms with photos (the store portal, the outfit composer) are read whole to find the token; routes that take
+    /// Forms with photos (the store portal, the outfit composer, the profile picture) are read whole to find the token; routes that take
     /// them allow bodies this large.
     static let maxMultipartBytes = 120 * 1024 * 1024
 
@@ -98,7 +98,8 @@ struct CSRFMiddleware: AsyncMiddleware {
             presented = try? request.content.get(String.self, at: "csrfToken")
         } else if presented == nil, request.headers.contentType?.type == "multipart" {
             let path = request.url.path
-            let takesPhotos = path.hasPrefix("/portal/") || path == "/ootd" || (path.hasPrefix("/moments/") && path.hasSuffix("/photos"))
+            let takesPhotos = path.hasPrefix("/portal/") || path == "/ootd" || path == "/settings/picture"
+                || (path.hasPrefix("/moments/") && path.hasSuffix("/photos"))
             let limit = takesPhotos ? Self.maxMultipartBytes : Self.maxFormBytes
             _ = try await request.body.collect(max: limit).get()
             presented = try? request.content.get(String.self, at: "csrfToken")

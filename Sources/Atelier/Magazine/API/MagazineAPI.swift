@@ -83,7 +83,7 @@ extension Components.Schemas.MagazineArticle {
             html: view.text.html, language: view.language, completeArticle: view.article.completeArticle, webURL: view.article.webURL,
             leadImage: media.image(view.article.leadMediaID),
             authors: view.authors.map { .init(id: $0.id!.idString, name: $0.name) },
-            updatedAt: max(view.article.updatedAt, view.text.updatedAt))
+            publishedAt: view.issue.publishAt ?? view.issue.updatedAt, updatedAt: max(view.article.updatedAt, view.text.updatedAt))
     }
 }
 

@@ -31,6 +31,9 @@ enum MagazineWebPages {
         var html: String
         var completeArticle: Bool
         var webURL: String?
+        /// When readers could first read it (its issue's publication), as a `<time>` shows it.
+        var publishedAt: String
+        var publishedOn: String
     }
 
     struct ListPage: WebPageContext {
@@ -138,10 +141,17 @@ enum MagazineWebPages {
 
     private static func card(_ view: MagazineCatalog.ArticleView, lang: String, media: MagazineMedia) -> ArticleCard {
         let id = view.article.id!.idString
+        let published = view.issue.publishAt ?? view.issue.updatedAt
         return ArticleCard(
             id: id, url: "/magazine/articles/\(id)?lang=\(lang)", title: view.text.title, summary: view.text.summary,
             authors: view.authors.map(\.name).joined(separator: ", "), language: view.language,
             lead: WebImage(view.article.leadMediaID.flatMap { media.byID[$0] }, alt: view.text.title, service: media.service),
-            html: view.text.html, completeArticle: view.article.completeArticle, webURL: view.article.webURL)
+            html: view.text.html, completeArticle: view.article.completeArticle, webURL: view.article.webURL,
+            publishedAt: InternetDateText.text(published) ?? "", publishedOn: publishedOn(published, lang: lang))
+    }
+
+    /// "7 December 2026" in the reader's language, in UTC as the issue's date is set.
+    private static func publishedOn(_ date: Date, lang: String) -> String {
+        date.formatted(Date.FormatStyle(date: .long, time: .omitted, locale: Locale(identifier: lang), timeZone: TimeZone(identifier: "UTC")!))
     }
 }

@@ -106,10 +106,14 @@ enum MediaParameters {
 
 extension Components.Schemas.Image {
     init(_ media: some MediaImage, service: MediaService) {
+        self.init(service.linked(media))
+    }
+
+    init(_ image: LinkedImage) {
         self.init(
-            id: media.id!.idString, width: media.width, height: media.height, dominantColor: media.dominantColor,
-            placeholder: media.placeholder,
-            variants: service.imageURLs(media).map { variant, url in
+            id: image.id!.idString, width: image.width, height: image.height, dominantColor: image.dominantColor,
+            placeholder: image.placeholder,
+            variants: image.links.map { variant, url in
                 .init(width: variant.width, height: variant.height, url: url, format: variant.format == "webp" ? .webp : .jpeg)
             })
     }

@@ -112,10 +112,19 @@ struct MomentLists {
         return result
     }
 
-    /// Memory lane: the moments the viewer checked in to, most recently joined first.
+    /// Memory lane: the moments the viewer checked in to, most recent check-in first. The cursor is
+    /// the last row's membership; the next page continues after its check-in time (ties by id).
     func checkIns(_ viewer: UUID, page: PageRequest) async throws -> Page<CheckIn> {
-        let members = try await MomentMember.query(on: db).filter(\.$userID == viewer).filter(\.$checkedInAt != nil)
-            .newestFirst(page).all()
+        let query = MomentMember.query(on: db).filter(\.$userID == viewer).filter(\.$checkedInAt != nil)
+        if let cursor = page.cursor {
+            guard let after = try await MomentMember.find(cursor.id, on: db), after.userID == viewer, let at = after.checkedInAt
+            else { throw Problem.invalidCursor() }
+            query.group(.or) { or in
+                or.filter(\.$checkedInAt < at)
+                or.group(.and) { tie in tie.filter(\.$checkedInAt == at).filter(\.$id < cursor.id) }
+            }
+        }
+        let members = try await query.sort(\.$checkedInAt, .descending).sort(\.$id, .descending).limit(page.limit + 1).all()
         let moments = try await visibleMoments(members.map(\.momentID), viewer: viewer)
         let rows = members.prefix(page.limit).compactMap { member in
             moments[member.momentID].map { CheckIn(moment: $0, checkedInAt: member.checkedInAt!) }
@@ -125,13 +134,13 @@ struct MomentLists {
         return result
     }
 
-    /// Moments both people joined (or created), newest first.
+    /// Moments both people checked in to (were there, not only said they would come), newest first.
     func inCommon(_ viewer: UUID, with other: UUID, page: PageRequest) async throws -> Page<Moment> {
         _ = try await PeopleDirectory(db: db, services: services).visibleUser(other, to: viewer)
-        let mine = try await MomentMember.query(on: db).filter(\.$userID == viewer).filter(\.$state ~~ Self.activeStates).all(\.$momentID)
+        let mine = try await MomentMember.query(on: db).filter(\.$userID == viewer).filter(\.$checkedInAt != nil).all(\.$momentID)
         guard !mine.isEmpty else { return Page(fetched: [], limit: page.limit) { PageCursor(id: $0.id!) } }
         let common = try await MomentMember.query(on: db).filter(\.$userID == other).filter(\.$momentID ~~ mine)
-            .filter(\.$state ~~ Self.activeStates).all(\.$momentID)
+            .filter(\.$checkedInAt != nil).all(\.$momentID)
         guard !common.isEmpty else { return Page(fetched: [], limit: page.limit) { PageCursor(id: $0.id!) } }
         let rows = try await Moment.query(on: db).filter(\.$id ~~ common).newestFirst(page).all()
         return Page(fetched: rows, limit: page.limit) { PageCursor(id: $0.id!) }

@@ -123,35 +123,11 @@ struct MomentPhotoService {
         return covers
     }
 
-    /// Makes a public copy of the photo's image the caller's avatar (files are shared by content).
+    /// Makes a public copy of the photo's image the caller's avatar (files are shared by content);
+    /// the picture before it stays in their history.
     func useAsAvatar(_ photo: MomentPhoto, for user: User) async throws -> Media {
         guard let source = try await Media.find(photo.mediaID, on: db) else { throw Problem.notFound("photo") }
-        let userID = try user.requireID()
-        let now = self.now
-        let avatar = Media()
-        avatar.id = .v7(at: now)
-        avatar.$uploader.id = userID
-        avatar.ownerType = "avatar"
-        avatar.ownerID = userID
-        avatar.visibility = Media.Visibility.public.rawValue
-        avatar.contentHash = source.contentHash
-        avatar.format = source.format
-        avatar.width = source.width
-        avatar.height = source.height
-        avatar.byteSize = source.byteSize
-        avatar.dominantColor = source.dominantColor
-        avatar.placeholder = source.placeholder
-        avatar.variantsJSON = source.variantsJSON
-        avatar.createdAt = now
-        avatar.attachedAt = now
-        let previous = try await user.avatarMediaID.asyncMap { try await Media.find($0, on: db) } ?? nil
-        try await services.writeTransaction(on: db) { tx in
-            try await avatar.create(on: tx)
-            user.avatarMediaID = avatar.id
-            try await user.update(on: tx)
-        }
-        if let previous { try await MediaService(db: db, services: services).delete(previous) }
-        return avatar
+        return try await AvatarService(db: db, services: services).useCopy(of: source, for: user)
     }
 
     /// A short-lived URL of the photo's original file.

@@ -18,9 +18,11 @@ extension APIHandler {
         let profile = try await PeopleDirectory(db: req.db, services: services)
             .profile(try CatalogParameters.id(input.path.userId, "user"), viewer: viewerID)
         let user = profile.person.user
+        let pinned = try await OutfitService(db: req.db, services: services).pinned(of: user.requireID(), viewer: viewerID)
+        let pinnedOutfits = try await WardrobeMapping(db: req.db, services: services).outfits(pinned, viewerID: viewerID)
         return .ok(.init(body: .json(.init(
             id: user.id!.idString, displayName: user.displayName, username: user.username, about: user.about,
-            relationship: .init(profile.person.relationship), pinnedOutfits: [], friendCount: profile.friendCount,
+            avatar: profile.person.avatar.map(Components.Schemas.Image.init), relationship: .init(profile.person.relationship), pinnedOutfits: pinnedOutfits, friendCount: profile.friendCount,
             postCount: profile.postCount, commonFriendCount: profile.commonFriendCount))))
     }
 

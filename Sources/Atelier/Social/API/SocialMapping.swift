@@ -5,7 +5,7 @@ extension Components.Schemas.UserSummary {
     init(_ person: PeopleDirectory.Person) {
         self.init(
             id: person.user.id!.idString, displayName: person.user.displayName, username: person.user.username,
-            relationship: .init(person.relationship))
+            avatar: person.avatar.map(Components.Schemas.Image.init), relationship: .init(person.relationship))
     }
 }
 

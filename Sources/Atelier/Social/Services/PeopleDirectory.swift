@@ -8,6 +8,8 @@ struct PeopleDirectory {
     struct Person: Sendable {
         var user: User
         var relationship: SocialGraph.Relationship
+        /// The profile picture, unless there is none or a block stands between the two (social.md).
+        var avatar: LinkedImage? = nil
     }
 
     struct Profile: Sendable {
@@ -38,7 +40,40 @@ struct PeopleDirectory {
         let users = try await User.query(on: db).filter(\.$id ~~ Set(ids)).all()
         let byID = Dictionary(users.map { ($0.id!, $0) }, uniquingKeysWith: { a, _ in a })
         let relationships = try await graph.relationships(of: viewerID, to: Array(byID.keys))
-        return ids.compactMap { id in byID[id].map { Person(user: $0, relationship: relationships[id] ?? .none) } }
+        let avatars = try await avatars(of: users, viewer: viewerID, relationships: relationships)
+        return ids.compactMap { id in
+            byID[id].map { Person(user: $0, relationship: relationships[id] ?? .none, avatar: avatars[id]) }
+        }
+    }
+
+    /// The pictures of those of `users` who have one, for lists that name people without a
+    /// relationship (reviews, readable signed out). Blocks either way still hide a picture.
+    func avatars(of users: [User], viewer viewerID: UUID?) async throws -> [UUID: LinkedImage] {
+        guard let viewerID else { return try await avatars(of: users, viewer: nil, relationships: [:]) }
+        let ids = users.compactMap { $0.avatarMediaID == nil ? nil : $0.id }
+        let relationships = ids.isEmpty ? [:] : try await graph.relationships(of: viewerID, to: ids)
+        return try await avatars(of: users, viewer: viewerID, relationships: relationships)
+    }
+
+    /// The pictures of those of `users` who have one, leaving out anyone the viewer blocked or who
+    /// blocked the viewer. One query for the pictures, and one for blocks only when there are any.
+    private func avatars(
+        of users: [User], viewer viewerID: UUID?, relationships: [UUID: SocialGraph.Relationship]
+    ) async throws -> [UUID: LinkedImage] {
+        var owners: [UUID: UUID] = [:]
+        for user in users where relationships[user.id!] != .blocked {
+            if let media = user.avatarMediaID { owners[media] = user.id! }
+        }
+        guard !owners.isEmpty else { return [:] }
+        let blockedViewer = viewerID == nil ? [] : Set(try await UserBlock.query(on: db).filter(\.$blockedID == viewerID!)
+            .filter(\.$blockerID ~~ Set(owners.values)).all(\.$blockerID))
+        let service = MediaService(db: db, services: services)
+        var result: [UUID: LinkedImage] = [:]
+        for media in try await Media.query(on: db).filter(\.$id ~~ Set(owners.keys)).all() {
+            guard let owner = owners[media.id!], !blockedViewer.contains(owner) else { continue }
+            result[owner] = service.linked(media)
+        }
+        return result
     }
 
     /// The same, keyed by id, for building lists that refer to people.
@@ -85,8 +120,10 @@ struct PeopleDirectory {
         let friendCount = try await Friendship.query(on: db).filter(\.$userID == id).count()
         let postCount = try await Post.query(on: db).filter(\.$authorID == id).filter(\.$hiddenAt == nil).count()
         let common = id == viewerID ? 0 : try await commonFriendCount(viewerID, id)
-        return Profile(person: Person(user: user, relationship: relationship), friendCount: friendCount, postCount: postCount,
-                       commonFriendCount: common)
+        let avatar = try await avatars(of: [user], viewer: viewerID, relationships: [id: relationship])[id]
+        return Profile(
+            person: Person(user: user, relationship: relationship, avatar: avatar), friendCount: friendCount, postCount: postCount,
+            commonFriendCount: common)
     }
 
     private func commonFriendCount(_ a: UUID, _ b: UUID) async throws -> Int {

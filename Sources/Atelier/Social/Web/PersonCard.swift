@@ -7,6 +7,8 @@ struct PersonCard: Encodable {
     var displayName: String
     var username: String
     var initial: String
+    /// The profile picture, drawn in place of the initial when there is one.
+    var avatar: WebImage?
     var relationship: String
 
     init(_ person: PeopleDirectory.Person) {
@@ -15,6 +17,7 @@ struct PersonCard: Encodable {
         displayName = person.user.displayName
         username = person.user.username
         initial = String(person.user.displayName.prefix(1)).uppercased()
+        avatar = WebImage(person.avatar, alt: "", preferredWidth: 160)
         relationship = person.relationship.rawValue
     }
 }
