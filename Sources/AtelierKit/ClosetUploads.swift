@@ -50,6 +50,23 @@ public struct ClosetUploader: Sendable {
         }
     }
 
+    /// A piece bought through Atelier: a line of a completed order (`OrderLine.id`) becomes a closet
+    /// item with its photo, brand, size and the price paid. A line goes in once; again is
+    /// `AtelierError.rejected` with status 409.
+    public func add(orderLine lineID: String) async throws -> Components.Schemas.ClosetItem {
+        let output = try await session.client.addClosetItems(body: .json(.init(orderLineId: lineID)))
+        switch output {
+        case .created(let created):
+            guard let item = try created.body.json.items.first else { throw AtelierError.unexpectedResponse("addClosetItems: no item") }
+            return item
+        case .unauthorized: throw AtelierError.signedOut
+        case .notFound(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 404)
+        case .conflict(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 409)
+        case .unprocessableContent(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 422)
+        default: throw AtelierError.unexpectedResponse("addClosetItems: \(output)")
+        }
+    }
+
     /// Asks every second until each item's cut-out is ready or failed, or `timeout` passes; returns
     /// the items as last seen.
     public func waitForCutouts(_ ids: [String], timeout: Duration = .seconds(60)) async throws -> [Components.Schemas.ClosetItem] {

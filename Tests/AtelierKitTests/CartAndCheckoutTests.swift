@@ -229,6 +229,29 @@ struct CartAndCheckoutTests {
         }
     }
 
+    @Test("a collected line goes into the closet through the SDK, once; a second time is a 409")
+    func boughtPieceIntoCloset() async throws {
+        try await LiveServer.with { server in
+            let shop = try await Shop.open(on: server)
+            let session = try await shopper(server)
+            _ = try await session.cart.add(variantID: shop.sizeS)
+            let order = try await CheckoutAttempt(session: session, fulfilment: .pickup, paymentMethod: .payAtStore).submit()[0]
+            for status: Components.Schemas.OrderStatus in [.confirmed, .readyForPickup, .completed] {
+                _ = try await shop.owner.client.transitionStoreOrder(
+                    path: .init(storeId: shop.storeID, orderId: order.id), body: .json(.init(to: status))).ok
+            }
+            let line = try await session.client.getOrder(path: .init(orderId: order.id)).ok.body.json.lines[0]
+            let item = try await ClosetUploader(session: session).add(orderLine: line.id)
+            #expect(item.orderLineId == line.id && item.price?.amount == 49_900)
+            await #expect {
+                _ = try await ClosetUploader(session: session).add(orderLine: line.id)
+            } throws: { error in
+                guard case AtelierError.rejected(let status, _, let fields) = error else { return false }
+                return status == 409 && fields == ["orderLineId"]
+            }
+        }
+    }
+
     @Test("a line sold out meanwhile is a 409 naming it, nothing is ordered; a changed price likewise until accepted")
     func soldOutAndRepriced() async throws {
         try await LiveServer.with { server in

@@ -68,7 +68,7 @@ enum CommerceMapping {
                 paymentMethod: .init(rawValue: order.paymentMethod)!,
                 lines: (lines[order.id!] ?? []).map { line in
                     .init(
-                        productId: line.productID?.idString, variantId: line.variantID?.idString,
+                        id: line.id!.idString, productId: line.productID?.idString, variantId: line.variantID?.idString,
                         title: line.title, size: line.size, quantity: line.quantity,
                         unitPrice: money(line.unitPriceMinor, currency), lineTotal: money(line.unitPriceMinor * line.quantity, currency))
                 },

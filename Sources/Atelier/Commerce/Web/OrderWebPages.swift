@@ -4,12 +4,15 @@ import Vapor
 /// The shopper's orders in the browser: the list, one order (its receipt), cancel and reorder.
 enum OrderWebPages {
     struct OrderLineRow: Encodable {
+        var id: String
         var title: String
         var size: String
         var quantity: Int
         var unitPrice: String
         var lineTotal: String
         var productURL: String?
+        /// The customer's own receipt of a completed order offers "Add to my closet" (wardrobe.md).
+        var canAddToCloset: Bool
     }
 
     struct HistoryRow: Encodable {
@@ -69,8 +72,9 @@ enum OrderWebPages {
                 payment: payments[order.paymentMethod] ?? order.paymentMethod,
                 lines: (lines[order.id!] ?? []).map {
                     OrderLineRow(
-                        title: $0.title, size: $0.size, quantity: $0.quantity, unitPrice: money($0.unitPriceMinor),
-                        lineTotal: money($0.unitPriceMinor * $0.quantity), productURL: $0.productID.map { "/products/\($0.idString)" })
+                        id: $0.id!.idString, title: $0.title, size: $0.size, quantity: $0.quantity, unitPrice: money($0.unitPriceMinor),
+                        lineTotal: money($0.unitPriceMinor * $0.quantity), productURL: $0.productID.map { "/products/\($0.idString)" },
+                        canAddToCloset: !withCustomers && order.state == .completed && $0.productID != nil)
                 },
                 subtotal: money(order.subtotalMinor), discount: order.discountMinor > 0 ? money(order.discountMinor) : nil,
                 deliveryFee: order.deliveryFeeMinor > 0 ? money(order.deliveryFeeMinor) : nil, total: money(order.totalMinor),

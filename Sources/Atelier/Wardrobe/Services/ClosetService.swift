@@ -69,11 +69,15 @@ struct ClosetService {
     }
 
     /// From a line of one of the caller's completed orders: what they paid and the size they got.
+    /// A line goes in once; asking again is a 409 naming `orderLineId` (`itemFrom(orderLine:)` finds it).
     func addOrderLine(_ lineID: UUID, draft: ClosetItemDraft, owner: User) async throws -> ClosetItem {
         let ownerID = try owner.requireID()
         guard let line = try await OrderLine.find(lineID, on: db), let order = try await Order.find(line.orderID, on: db),
             order.userID == ownerID
         else { throw Problem.notFound("order line") }
+        if try await itemFrom(orderLine: lineID, owner: ownerID) != nil {
+            throw Problem.conflict("This piece is in your closet already.", field: "orderLineId")
+        }
         guard order.status == Order.Status.completed.rawValue else {
             throw Problem(.conflict, type: "https://atelier.dev/problems/order-not-completed", title: "Order not completed",
                 detail: "Only lines of completed orders can go into the closet; this order is \(order.status).")
@@ -84,6 +88,11 @@ struct ClosetService {
         }
         return try await addCopy(of: product, size: line.size, priceMinor: line.unitPriceMinor, currency: order.currency,
             orderLineID: lineID, draft: draft, owner: owner)
+    }
+
+    /// The owner's closet item made from this order line, if there is one.
+    func itemFrom(orderLine lineID: UUID, owner ownerID: UUID) async throws -> ClosetItem? {
+        try await ClosetItem.query(on: db).filter(\.$ownerID == ownerID).filter(\.$orderLineID == lineID).first()
     }
 
     /// From a barcode: the catalog variant with that GTIN (on an active product).

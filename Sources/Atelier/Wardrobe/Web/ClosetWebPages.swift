@@ -37,6 +37,27 @@ enum ClosetWebPages {
         signedIn.post("closet", "items", ":itemID", "worn", use: worn)
         signedIn.post("closet", "items", ":itemID", "edit", use: edit)
         signedIn.post("closet", "items", ":itemID", "archive", use: archive)
+        signedIn.post("closet", "order-lines", ":lineID", use: addOrderLine)
+    }
+
+    /// "Add to my closet" on a receipt: the piece as bought, then its page; a piece already added
+    /// opens its page again.
+    static func addOrderLine(_ req: Request) async throws -> Response {
+        let user = try req.requireWebUser()
+        let lineID = try req.pathID("lineID", "order line")
+        let service = ClosetService(db: req.db, services: req.atelier)
+        if let item = try await service.itemFrom(orderLine: lineID, owner: user.requireID()) {
+            Flash.set("success", "This piece is in your closet already.", on: req)
+            return req.redirect(to: "/closet/items/\(item.id!.idString)")
+        }
+        do {
+            let item = try await service.addOrderLine(lineID, draft: ClosetItemDraft(), owner: user)
+            Flash.set("success", "Added to your closet.", on: req)
+            return req.redirect(to: "/closet/items/\(item.id!.idString)")
+        } catch let problem as Problem where problem.status.code < 500 {
+            Flash.set("error", problem.detail ?? problem.title, on: req)
+            return req.redirect(to: req.headers.first(name: .referer).flatMap(URL.init(string:))?.path ?? "/orders")
+        }
     }
 
     static func closetPage(_ req: Request) async throws -> View {
