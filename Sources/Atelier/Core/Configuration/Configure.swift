@@ -117,5 +117,6 @@ enum Migrations {
         app.migrations.add(AddUserLastWrite())
         app.migrations.add(CreateProductSearchFacets())
         app.migrations.add(AddSearchFacetFilterColumns())
+        app.migrations.add(CreateUserConnections())
     }
 }

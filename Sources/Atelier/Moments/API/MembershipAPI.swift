@@ -30,6 +30,17 @@ extension APIHandler {
             items: try await memberBodies(members.items, moment: moment, viewer: user, req), nextCursor: members.nextCursor))))
     }
 
+    func connectAtMoment(_ input: Operations.ConnectAtMoment.Input) async throws -> Operations.ConnectAtMoment.Output {
+        let (req, user) = try await socialCaller()
+        let (moment, _) = try await visibleMoment(input.path.momentId, to: user, req)
+        let otherID = try CatalogParameters.id(input.path.userId, "user")
+        try await MembershipService(db: req.db, services: services).connect(otherID, at: moment, by: user)
+        guard let person = try await PeopleDirectory(db: req.db, services: services).person(otherID, viewer: user.requireID()) else {
+            throw Problem.notFound("user")
+        }
+        return .ok(.init(body: .json(.init(person))))
+    }
+
     func joinMoment(_ input: Operations.JoinMoment.Input) async throws -> Operations.JoinMoment.Output {
         let (req, user) = try await socialCaller()
         let (moment, member) = try await visibleMoment(input.path.momentId, to: user, req)

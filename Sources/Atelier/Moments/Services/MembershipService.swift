@@ -8,19 +8,20 @@ struct MembershipService {
 
     private var now: Date { services.clock.now() }
 
-    /// The creator invites friends; anyone else in `userIDs` (strangers, blocked people) is a 422
-    /// and nobody is invited. People already in the moment keep their state.
+    /// The creator invites their connections (friends are connected too); anyone else in `userIDs`
+    /// (strangers, blocked people) is a 422 and nobody is invited. People already in the moment
+    /// keep their state.
     func invite(_ userIDs: [UUID], to moment: Moment, by creator: User) async throws -> [MomentMember] {
         let creatorID = try creator.requireID()
         let momentID = try moment.requireID()
         let wanted = Array(NSOrderedSet(array: userIDs.filter { $0 != creatorID })) as! [UUID]
         guard !wanted.isEmpty else { throw Problem.invalid("userIds", "names nobody but you") }
         let graph = SocialGraph(db: db)
-        let friends = Set(try await graph.friendIDs(of: creatorID))
+        let connected = Set(try await graph.connectionIDs(of: creatorID))
         let blocked = try await graph.blockedPeople(of: creatorID)
-        let refused = wanted.filter { !friends.contains($0) || blocked.contains($0) }
+        let refused = wanted.filter { !connected.contains($0) || blocked.contains($0) }
         guard refused.isEmpty else {
-            throw Problem.invalid("userIds", "may only name your friends (\(refused.count) of them are not)")
+            throw Problem.invalid("userIds", "may only name your friends and connections (\(refused.count) of them are not)")
         }
         let now = self.now
         let momentPath = momentID.idString
@@ -57,6 +58,20 @@ struct MembershipService {
             await InboxService.announce(.momentInvitation, to: member.userID, by: creatorID, live: services.live)
         }
         return invited
+    }
+
+    /// Connects the caller with `otherID`, another person in this moment (both joined, checked in
+    /// or its host): meeting at a moment is how strangers connect (social.md).
+    func connect(_ otherID: UUID, at moment: Moment, by user: User) async throws {
+        let userID = try user.requireID()
+        let members = try await MomentMember.query(on: db).filter(\.$momentID == moment.requireID())
+            .filter(\.$userID ~~ [userID, otherID]).all()
+        func isIn(_ id: UUID) -> Bool {
+            id == moment.creatorID || members.contains { $0.userID == id && MomentLists.activeStates.contains($0.state) }
+        }
+        guard isIn(userID) else { throw Problem.conflict("Join the moment first to connect with the people in it.", field: "momentId") }
+        guard isIn(otherID) else { throw Problem.invalid("userId", "is not in this moment") }
+        try await ConnectionService(db: db, services: services).connect(otherID, with: user)
     }
 
     /// RSVP yes. Public moments may be joined by anyone who sees them; private ones by invitees.

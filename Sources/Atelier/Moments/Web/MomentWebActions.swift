@@ -22,6 +22,15 @@ enum MomentWebActions {
         signedIn.post("moments", ":momentID", "photos", ":photoID", "delete", use: deletePhoto)
         signedIn.post("moments", ":momentID", "photos", ":photoID", "cover", use: setCover)
         signedIn.post("moments", ":momentID", "photos", ":photoID", "avatar", use: useAsAvatar)
+        signedIn.post("moments", ":momentID", "members", ":userID", "connect", use: connect)
+    }
+
+    static func connect(_ req: Request) async throws -> Response {
+        try await momentAction(req, anchor: "#members") { user, moment, _ in
+            let otherID = try req.pathID("userID", "person")
+            try await MembershipService(db: req.db, services: req.atelier).connect(otherID, at: moment, by: user)
+            return "Connected. You can invite each other to moments; outfit posts stay for friends."
+        }
     }
 
     static func create(_ req: Request) async throws -> Response {

@@ -32,6 +32,8 @@ enum MomentWebPages {
         var person: PersonCard
         var state: String
         var isCreator: Bool
+        /// Both are in the moment and not yet connected: the viewer may connect with this person.
+        var canConnect: Bool
     }
 
     struct CommentRow: Encodable {
@@ -114,8 +116,8 @@ enum MomentWebPages {
         var friends: [FriendOption] = []
         if moment.creatorID == userID {
             let states = Dictionary(members.map { ($0.userID, $0.state) }, uniquingKeysWith: { a, _ in a })
-            let friendIDs = try await SocialGraph(db: req.db).friendIDs(of: userID)
-            friends = try await directory.people(friendIDs, viewer: userID)
+            let connectionIDs = try await SocialGraph(db: req.db).connectionIDs(of: userID)
+            friends = try await directory.people(connectionIDs, viewer: userID)
                 .map { FriendOption(id: $0.user.id!.idString, displayName: $0.user.displayName, state: states[$0.user.id!]) }
                 .sorted { $0.displayName.localizedCaseInsensitiveCompare($1.displayName) == .orderedAscending }
         }
@@ -123,11 +125,17 @@ enum MomentWebPages {
         let status = moment.status(at: req.atelier.clock.now())
         let state = member?.memberState
         let isCreator = moment.creatorID == userID
+        let viewerIsIn = isCreator || state == .joined || state == .checkedIn
+        func isIn(_ row: MomentMember) -> Bool { row.userID == moment.creatorID || MomentLists.activeStates.contains(row.state) }
         return try await req.renderPage("moments/moment", MomentPage(
             page: PageContext(req, title: moment.name), moment: card, photos: photoCards,
             morePhotosURL: photos.nextCursor.map { "/moments/\(card.id)?cursor=\($0)" },
             members: members.compactMap { row in
-                people[row.userID].map { MemberRow(person: PersonCard($0), state: row.state, isCreator: row.userID == moment.creatorID) }
+                people[row.userID].map {
+                    MemberRow(
+                        person: PersonCard($0), state: row.state, isCreator: row.userID == moment.creatorID,
+                        canConnect: viewerIsIn && isIn(row) && $0.relationship == .none)
+                }
             },
             friends: friends, comments: comments,
             postingHint: PhotoPostingRule.refusal(isCreator: isCreator, state: state, status: status),

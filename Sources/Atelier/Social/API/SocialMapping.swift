@@ -16,6 +16,7 @@ extension Components.Schemas.Relationship {
         case .friend: self = .friend
         case .requestSent: self = .requestSent
         case .requestReceived: self = .requestReceived
+        case .connected: self = .connected
         case .blocked: self = .blocked
         case .none: self = .none
         }

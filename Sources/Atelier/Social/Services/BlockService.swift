@@ -2,7 +2,7 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// Blocking: the two stop seeing each other, their friendship and requests end. Unblocking
+/// Blocking: the two stop seeing each other, their friendship, connection and requests end. Unblocking
 /// restores visibility, not the friendship.
 struct BlockService {
     let db: any Database
@@ -26,6 +26,7 @@ struct BlockService {
                 either.group(.and) { $0.filter(\.$fromID == otherID).filter(\.$toID == userID) }
             }.delete()
             try await FriendService.unfriend(userID, otherID, on: tx)
+            try await ConnectionService.disconnect(userID, otherID, on: tx)
         }
     }
 

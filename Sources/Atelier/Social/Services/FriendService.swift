@@ -112,8 +112,9 @@ struct FriendService {
 
     // MARK: Shared with blocking
 
-    /// Both rows of a friendship, and no request left either way.
+    /// Both rows of a friendship, and no request left either way. Friends are connected too.
     static func befriend(_ a: UUID, _ b: UUID, on tx: any Database, now: Date) async throws {
+        try await ConnectionService.connect(a, b, on: tx, now: now)
         let sql = tx as! any SQLDatabase
         try await FriendRequest.query(on: tx).group(.or) { either in
             either.group(.and) { $0.filter(\.$fromID == a).filter(\.$toID == b) }

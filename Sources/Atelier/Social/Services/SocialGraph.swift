@@ -3,7 +3,8 @@ import Foundation
 
 /// Who stands how with whom: friendships, pending requests and blocks, read in batches.
 struct SocialGraph {
-    enum Relationship: String, Sendable { case `self`, friend, requestSent, requestReceived, blocked, none }
+    /// Strongest first where several hold: blocked, friend, a pending request, connected.
+    enum Relationship: String, Sendable { case `self`, friend, requestSent, requestReceived, connected, blocked, none }
 
     let db: any Database
 
@@ -31,6 +32,15 @@ struct SocialGraph {
         return Set(blocks.map { $0.blockerID == userID ? $0.blockedID : $0.blockerID })
     }
 
+    func areConnected(_ a: UUID, _ b: UUID) async throws -> Bool {
+        try await UserConnection.query(on: db).filter(\.$userID == a).filter(\.$otherID == b).count() > 0
+    }
+
+    /// Everyone `userID` may invite to a moment: their connections (friends are connected too).
+    func connectionIDs(of userID: UUID) async throws -> [UUID] {
+        try await UserConnection.query(on: db).filter(\.$userID == userID).all(\.$otherID)
+    }
+
     func friendIDs(of userID: UUID) async throws -> [UUID] {
         try await Friendship.query(on: db).filter(\.$userID == userID).all(\.$friendID)
     }
@@ -45,6 +55,9 @@ struct SocialGraph {
         var result: [UUID: Relationship] = others.contains(viewer) ? [viewer: .self] : [:]
         guard !ids.isEmpty else { return result }
         for id in ids { result[id] = Relationship.none }
+        for connection in try await UserConnection.query(on: db).filter(\.$userID == viewer).filter(\.$otherID ~~ ids).all() {
+            result[connection.otherID] = .connected
+        }
         for request in try await FriendRequest.query(on: db).filter(\.$fromID == viewer).filter(\.$toID ~~ ids).all() {
             result[request.toID] = .requestSent
         }

@@ -13,6 +13,8 @@ enum FriendsWebPages {
         var outgoing: [PersonCard]
         var friends: [PersonCard]
         var moreFriendsURL: String?
+        /// Connected, not friends: met at a moment.
+        var connections: [PersonCard]
     }
 
     struct BlockedPage: WebPageContext {
@@ -46,6 +48,7 @@ enum FriendsWebPages {
         signedIn.post("people", ":userID", "unfriend", use: unfriend)
         signedIn.post("people", ":userID", "block", use: block)
         signedIn.post("people", ":userID", "unblock", use: unblock)
+        signedIn.post("people", ":userID", "disconnect", use: disconnect)
         signedIn.post("reports", use: report)
     }
 
@@ -62,6 +65,7 @@ enum FriendsWebPages {
         let incoming = try await friends.incoming(to: userID, page: PageRequest(limit: 50, cursor: nil))
         let outgoing = try await friends.outgoing(from: userID, page: PageRequest(limit: 50, cursor: nil))
         let list = try await friends.friends(of: userID, page: PageRequest(limit: 60, cursor: req.query[String.self, at: "cursor"]))
+        let connected = try await ConnectionService(db: req.db, services: req.atelier).connections(of: userID, page: PageRequest(limit: 100, cursor: nil))
         return try await req.renderPage("social/friends", FriendsPage(
             page: PageContext(req, title: "Friends"),
             back: query.isEmpty ? "/friends" : "/friends?q=\(query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")",
@@ -69,7 +73,8 @@ enum FriendsWebPages {
             incoming: try await directory.people(incoming.items.map(\.fromID), viewer: userID).map(PersonCard.init),
             outgoing: try await directory.people(outgoing.items.map(\.toID), viewer: userID).map(PersonCard.init),
             friends: try await directory.people(list.items, viewer: userID).map(PersonCard.init),
-            moreFriendsURL: list.nextCursor.map { "/friends?cursor=\($0)" }))
+            moreFriendsURL: list.nextCursor.map { "/friends?cursor=\($0)" },
+            connections: try await directory.people(connected.items, viewer: userID).filter { $0.relationship == .connected }.map(PersonCard.init)))
     }
 
     static func blockedPage(_ req: Request) async throws -> View {
@@ -106,6 +111,13 @@ enum FriendsWebPages {
             case .friends: "You are friends now."
             case .requested: "Friend request sent."
             }
+        }
+    }
+
+    static func disconnect(_ req: Request) async throws -> Response {
+        try await act(req) { user, otherID, req in
+            try await ConnectionService(db: req.db, services: req.atelier).disconnect(otherID, from: user.requireID())
+            return "No longer connected."
         }
     }
 
