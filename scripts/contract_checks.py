@@ -7,8 +7,24 @@ same check (Tests/UUIDCasingCheck).
 """
 
 import re
+import threading
 
 import schemathesis
+from hypothesis.internal import lambda_sources
+
+# Hypothesis describes a filter's lambda by parsing its source with `ast`; CPython 3.11's parser is
+# not safe from two threads at once ("AST constructor recursion depth mismatch", a Runtime Error
+# that fails the run), and the fuzzer runs with --workers 2. One description at a time.
+_describe_lock = threading.Lock()
+_describe = lambda_sources._lambda_description
+
+
+def _describe_one_at_a_time(*args, **kwargs):
+    with _describe_lock:
+        return _describe(*args, **kwargs)
+
+
+lambda_sources._lambda_description = _describe_one_at_a_time
 
 _UUID = re.compile(
     r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(?![0-9A-Fa-f])"

@@ -37,10 +37,12 @@ public final class AtelierSession: Sendable {
         get async { (try? await tokens.current()) != nil }
     }
 
+    /// `inviteToken`: from an invite link the person opened (`InviteLinks`); they are then
+    /// connected with whoever sent it.
     @discardableResult
-    public func signUp(email: String, password: String, displayName: String) async throws -> Components.Schemas.Me {
+    public func signUp(email: String, password: String, displayName: String, inviteToken: String? = nil) async throws -> Components.Schemas.Me {
         let output = try await anonymous.signUp(
-            body: .json(.init(email: email, password: password, displayName: displayName)))
+            body: .json(.init(email: email, password: password, displayName: displayName, inviteToken: inviteToken)))
         let session = try output.created.body.json
         try await tokens.update(session)
         return session.user

@@ -10,7 +10,8 @@ extension APIHandler {
         let (user, session) = try await AccountService(db: req.db, services: services).signUp(
             .init(
                 email: body.email, password: body.password, displayName: body.displayName, username: body.username,
-                timeZone: body.timeZone, locale: body.locale),
+                timeZone: body.timeZone, locale: body.locale,
+                joining: body.inviteToken.map { InviteLinkService.joining($0, services: services) }),
             clientAddress: req.clientAddress)
         return .created(.init(body: .json(.init(user, session))))
     }

@@ -11,6 +11,9 @@ struct AccountService {
         var username: String?
         var timeZone: String?
         var locale: String?
+        /// What else comes with the new account, inside its transaction (an invite link's
+        /// connection, from the domain that owns it); a Problem it throws leaves no account.
+        var joining: (@Sendable (User, any Database) async throws -> Void)? = nil
     }
 
     let db: any Database
@@ -49,6 +52,7 @@ struct AccountService {
             do {
                 return try await db.transaction { tx in
                     try await user.create(on: tx)
+                    try await input.joining?(user, tx)
                     try await AccountMailer(db: tx, services: services).sendVerification(to: user, email: email)
                     let session = try await SessionService(db: tx, services: services).issue(for: user)
                     return (user, session)

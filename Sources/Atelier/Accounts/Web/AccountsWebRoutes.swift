@@ -29,13 +29,19 @@ enum AccountsWebRoutes {
         var displayName: String?
         var email: String?
         var password: String?
+        /// From an invite link's page (`/invite/{token}`).
+        var inviteToken: String?
     }
 
     static func signUp(_ req: Request) async throws -> Response {
         let form = try req.content.decode(SignUpForm.self)
-        return try await handleForm(req, "accounts/signup", title: "Create an account", values: ["displayName": form.displayName ?? "", "email": form.email ?? ""]) {
+        let inviteToken = form.inviteToken.flatMap { $0.isEmpty ? nil : $0 }
+        let values = ["displayName": form.displayName ?? "", "email": form.email ?? "", "inviteToken": inviteToken ?? ""]
+        return try await handleForm(req, "accounts/signup", title: "Create an account", values: values) {
             let (user, _) = try await AccountService(db: req.db, services: req.atelier).signUp(
-                .init(email: form.email ?? "", password: form.password ?? "", displayName: form.displayName ?? ""),
+                .init(
+                    email: form.email ?? "", password: form.password ?? "", displayName: form.displayName ?? "",
+                    joining: inviteToken.map { InviteLinkService.joining($0, services: req.atelier) }),
                 clientAddress: req.clientAddress)
             try await req.signInWebSession(user)
             return redirect(req, to: "/", flash: ("success", "Welcome to Atelier, \(user.displayName)."))

@@ -118,5 +118,6 @@ enum Migrations {
         app.migrations.add(CreateProductSearchFacets())
         app.migrations.add(AddSearchFacetFilterColumns())
         app.migrations.add(CreateUserConnections())
+        app.migrations.add(CreateInviteLinks())
     }
 }

@@ -21,6 +21,7 @@ enum WebRoutes {
         DiscoveryWebRoutes.register(web)
         FriendsWebPages.register(web)
         AvatarWebPages.register(web)
+        InviteWebPages.register(web)
         PostWebPages.register(web)
         NotificationsWebPage.register(web)
         MomentWebPages.register(web)

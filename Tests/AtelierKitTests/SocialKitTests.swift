@@ -1,0 +1,38 @@
+import AtelierAPI
+import AtelierKit
+import Foundation
+import Testing
+
+@testable import Atelier
+
+@Suite("AtelierKit: invite links and connections")
+struct SocialKitTests {
+    @Test("a link made in one app signs a new person up connected; another person connects at a moment; both are listed")
+    func inviteAndConnect() async throws {
+        try await LiveServer.with { server in
+            let ana = AtelierSession(baseURL: server.baseURL)
+            try await ana.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Ana Kit")
+            let link = try await InviteLinks(session: ana).make()
+            let ben = AtelierSession(baseURL: server.baseURL)
+            #expect(try await InviteLinks(session: ben).sender(of: link.token).inviter.displayName == "Ana Kit")
+            try await ben.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Ben Kit", inviteToken: link.token)
+
+            // Cara joins Ana's public moment and connects there.
+            let cara = AtelierSession(baseURL: server.baseURL)
+            let caraMe = try await cara.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Cara Kit")
+            let now = server.clock.now()
+            let moment = try await ana.client.createMoment(body: .json(.init(
+                name: "Picnic", startsAt: now.addingTimeInterval(-60), endsAt: now.addingTimeInterval(3600),
+                place: .init(name: "Park", lat: 44.44, lng: 26.09, radiusMeters: 100), visibility: ._public))).created.body.json
+            _ = try await cara.client.joinMoment(path: .init(momentId: moment.id)).ok
+            let anaID = try await ana.client.getMe().ok.body.json.id
+            #expect(try await Connections(session: cara).connect(userID: anaID, atMoment: moment.id).relationship == .connected)
+
+            let names = try await Connections(session: ana).all().map(\.displayName)
+            #expect(Set(names) == ["Ben Kit", "Cara Kit"])
+            try await Connections(session: ana).disconnect(userID: caraMe.id)
+            #expect(try await Connections(session: ana).all().map(\.displayName) == ["Ben Kit"])
+            await #expect(throws: AtelierError.self) { _ = try await InviteLinks(session: cara).accept(link.token) }
+        }
+    }
+}
