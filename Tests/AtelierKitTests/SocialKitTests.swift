@@ -35,4 +35,20 @@ struct SocialKitTests {
             await #expect(throws: AtelierError.self) { _ = try await InviteLinks(session: cara).accept(link.token) }
         }
     }
+
+    @Test("the privacy policy without sign-in; feedback signed out needs an address, then reaches the admins")
+    func sitePages() async throws {
+        try await LiveServer.with { server in
+            let visitor = AtelierSession(baseURL: server.baseURL)
+            #expect(try await SitePages(session: visitor).page(.privacy).html.contains("contact"))
+            await #expect {
+                try await SitePages(session: visitor).sendFeedback(subject: "Hi", message: "Hello")
+            } throws: { error in
+                guard case AtelierError.rejected(422, _, let fields) = error else { return false }
+                return fields == ["email"]
+            }
+            try await SitePages(session: visitor).sendFeedback(subject: "Hi", message: "Hello", email: "visitor@example.com")
+            #expect(try await FeedbackMessage.query(on: server.app.db).count() == 1)
+        }
+    }
 }

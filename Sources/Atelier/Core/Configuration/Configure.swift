@@ -119,5 +119,6 @@ enum Migrations {
         app.migrations.add(AddSearchFacetFilterColumns())
         app.migrations.add(CreateUserConnections())
         app.migrations.add(CreateInviteLinks())
+        app.migrations.add(CreateSitePages())
     }
 }

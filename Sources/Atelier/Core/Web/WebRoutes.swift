@@ -22,6 +22,7 @@ enum WebRoutes {
         FriendsWebPages.register(web)
         AvatarWebPages.register(web)
         InviteWebPages.register(web)
+        SiteWebPages.register(web)
         PostWebPages.register(web)
         NotificationsWebPage.register(web)
         MomentWebPages.register(web)

@@ -25,6 +25,8 @@ final class InboxEntry: Model, @unchecked Sendable {
         case newFromFollowedStores
         /// A day's wishlist items back in stock or cheaper, in one.
         case wishlistChanges
+        /// To admins: a message from the contact form.
+        case feedback
     }
 
     @ID(custom: "id", generatedBy: .user) var id: UUID?

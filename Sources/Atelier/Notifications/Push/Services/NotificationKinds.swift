@@ -46,13 +46,14 @@ enum NotificationKinds {
         case .weMissYou: "What is new, after a while away"
         case .newFromFollowedStores: "Daily: new pieces from stores I follow"
         case .wishlistChanges: "Daily: my wishlist back in stock or cheaper"
+        case .feedback: "Messages from the contact form"
         }
     }
 
     /// Kinds only some people can receive are offered only to them.
     static func shown(_ kind: InboxEntry.Kind, to user: User) -> Bool {
         switch kind {
-        case .storeWithoutOwner: user.isAdmin
+        case .storeWithoutOwner, .feedback: user.isAdmin
         default: true
         }
     }
