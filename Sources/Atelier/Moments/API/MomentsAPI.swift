@@ -17,7 +17,17 @@ extension APIHandler {
     func createQuickMoment(_ input: Operations.CreateQuickMoment.Input) async throws -> Operations.CreateQuickMoment.Output {
         let (req, user) = try await socialCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
-        let moment = try await MomentService(db: req.db, services: services).createQuick(by: user, lat: body.lat, lng: body.lng)
+        if body.radiusMeters != nil, body.placeName == nil { throw Problem.invalid("radiusMeters", "goes with placeName") }
+        let place: MomentService.QuickPlace
+        switch (body.placeId, body.placeName) {
+        case (nil, nil): place = .here
+        case (let raw?, nil):
+            guard let id = UUID(text: raw) else { throw Problem.invalid("placeId", "is not a saved place") }
+            place = .saved(id)
+        case (nil, let name?): place = .named(name, radiusMeters: body.radiusMeters ?? MomentService.quickRadius)
+        case (_?, _?): throw Problem.invalid("placeName", "goes without placeId: pick a place or name one")
+        }
+        let moment = try await MomentService(db: req.db, services: services).createQuick(by: user, lat: body.lat, lng: body.lng, at: place)
         return .created(.init(body: .json(try await momentBody(moment, viewer: user, req))))
     }
 

@@ -102,18 +102,50 @@ struct MomentService {
         return moment
     }
 
-    /// "I'm here": a private two-hour moment starting now at a 100 m place around the position,
-    /// with its creator checked in.
-    func createQuick(by creator: User, lat: Double, lng: Double) async throws -> Moment {
+    /// Where a quick moment is: around the person (the default), at a place nearby they picked,
+    /// or at a spot they named with its own radius.
+    enum QuickPlace: Sendable {
+        case here
+        case saved(UUID)
+        case named(String, radiusMeters: Int)
+    }
+
+    /// "I'm here": a private two-hour moment starting now, with its creator checked in. The place
+    /// is a 100 m spot around the position unless the person picked a nearby place (which must
+    /// take in where they stand) or named the spot and its radius.
+    func createQuick(by creator: User, lat: Double, lng: Double, at where: QuickPlace = .here) async throws -> Moment {
         var errors = FieldErrors()
         Geo.check(lat: lat, lng: lng, into: &errors)
         try errors.throwIfAny()
         let firstName = creator.displayName.split(separator: " ").first.map(String.init) ?? creator.displayName
         let now = self.now
-        return try await create(by: creator, Draft(
+        var draft = Draft(
             name: "\(firstName)’s moment", description: "", startsAt: now, endsAt: now.addingTimeInterval(Self.quickDuration),
             place: PlaceDraft(name: "\(firstName)’s spot", lat: lat, lng: lng, radiusMeters: Self.quickRadius),
-            visibility: .private, category: .other), onSite: true)
+            visibility: .private, category: .other)
+        switch `where` {
+        case .here:
+            break
+        case .saved(let placeID):
+            let place = try await PlaceService(db: db, services: services).place(placeID, for: creator.requireID())
+            let away = MomentRules.distanceMeters(lat1: lat, lng1: lng, lat2: place.lat, lng2: place.lng)
+            guard away <= Double(place.radiusMeters) else {
+                throw Problem.invalid("placeId", "is \(Int(away.rounded())) m from where you are, outside its \(place.radiusMeters) m")
+            }
+            draft.name = String("\(firstName) at \(place.name)".prefix(MomentRules.maxName))
+            draft.place = nil
+            draft.placeID = placeID
+        case .named(let rawName, let radius):
+            let name = rawName.trimmingCharacters(in: .whitespacesAndNewlines)
+            if name.isEmpty || name.count > MomentRules.maxName { errors.add("placeName", "must be 1 to \(MomentRules.maxName) characters") }
+            if !MomentRules.radiusRange.contains(radius) {
+                errors.add("radiusMeters", "must be \(MomentRules.radiusRange.lowerBound) to \(MomentRules.radiusRange.upperBound) m")
+            }
+            try errors.throwIfAny()
+            draft.place = PlaceDraft(name: name, lat: lat, lng: lng, radiusMeters: radius)
+            draft.name = String("\(firstName) at \(name)".prefix(MomentRules.maxName))
+        }
+        return try await create(by: creator, draft, onSite: true)
     }
 
     func update(_ moment: Moment, with draft: Draft) async throws -> Moment {

@@ -8,6 +8,7 @@ enum MomentWebActions {
     static func register(_ signedIn: any RoutesBuilder) {
         signedIn.post("moments", use: create)
         signedIn.post("moments", "quick", use: createQuick)
+        QuickMomentPlacesPage.register(signedIn)
         signedIn.post("moments", ":momentID", "join", use: join)
         signedIn.post("moments", ":momentID", "ignore", use: ignore)
         signedIn.post("moments", ":momentID", "check-in", use: checkIn)
@@ -59,14 +60,23 @@ enum MomentWebActions {
 
     static func createQuick(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
-        struct Form: Content { var lat: Double?; var lng: Double? }
+        struct Form: Content { var lat: Double?; var lng: Double?; var placeId: String?; var placeName: String?; var radius: Int? }
         var created: Moment?
         let response = try await req.formAction(redirectTo: "/moments") {
             let form = try req.content.decode(Form.self)
             guard let lat = form.lat, let lng = form.lng else {
                 throw Problem.invalid("position", "is unknown: allow the browser to use your location")
             }
-            created = try await MomentService(db: req.db, services: req.atelier).createQuick(by: user, lat: lat, lng: lng)
+            let place: MomentService.QuickPlace
+            if let raw = form.placeId, !raw.isEmpty {
+                guard let id = UUID(text: raw) else { throw Problem.invalid("placeId", "is not a saved place") }
+                place = .saved(id)
+            } else if let name = form.placeName {
+                place = .named(name, radiusMeters: form.radius ?? MomentService.quickRadius)
+            } else {
+                place = .here
+            }
+            created = try await MomentService(db: req.db, services: req.atelier).createQuick(by: user, lat: lat, lng: lng, at: place)
             return "Your moment is on for the next two hours. Invite your friends."
         }
         return created.map { req.redirect(to: "/moments/\($0.id!.idString)") } ?? response
