@@ -12,16 +12,23 @@ import threading
 import schemathesis
 from hypothesis.internal import lambda_sources
 
-# Hypothesis describes a filter's lambda by parsing its source with `ast`; CPython 3.11's parser is
-# not safe from two threads at once ("AST constructor recursion depth mismatch", a Runtime Error
-# that fails the run), and the fuzzer runs with --workers 2. One description at a time.
+# Hypothesis describes a filter's lambda (for a strategy's repr only) by parsing its source with
+# `ast`. On CPython 3.11 a parse that meets another thread's parse or compile (the fuzzer runs
+# --workers 2; imports compile too) raises SystemError "AST constructor recursion depth mismatch",
+# a Runtime Error that fails the run. One description at a time, tried again on that error, and
+# hypothesis's own "unknown" description if it persists.
 _describe_lock = threading.Lock()
 _describe = lambda_sources._lambda_description
 
 
 def _describe_one_at_a_time(*args, **kwargs):
     with _describe_lock:
-        return _describe(*args, **kwargs)
+        for _attempt in range(3):
+            try:
+                return _describe(*args, **kwargs)
+            except SystemError:
+                continue
+        return "lambda: <unknown>"
 
 
 lambda_sources._lambda_description = _describe_one_at_a_time

@@ -51,4 +51,20 @@ struct SocialKitTests {
             #expect(try await FeedbackMessage.query(on: server.app.db).count() == 1)
         }
     }
+
+    @Test("a quick moment at a named spot; an application to open a store, listed as pending")
+    func quickMomentAndStoreApplication() async throws {
+        try await LiveServer.with { server in
+            let ana = AtelierSession(baseURL: server.baseURL)
+            try await ana.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Ana Kit")
+            let moment = try await QuickMoments(session: ana).start(lat: 44.44, lng: 26.09, at: .named("Garden", radiusMeters: 200))
+            #expect(moment.name == "Ana at Garden" && moment.place.radiusMeters == 200 && moment.myState == .checkedIn)
+            await #expect(throws: AtelierError.self) { _ = try await QuickMoments(session: ana).start(lat: 44.44, lng: 26.09, at: .named("  ")) }
+
+            let applied = try await StoreApplications(session: ana).apply(.init(
+                name: "Kit Shop", street: "Strada 1", city: "Bucharest", location: .init(lat: 44.43, lng: 26.1)))
+            #expect(applied.status == .pending)
+            #expect(try await StoreApplications(session: ana).mine().map(\.id) == [applied.id])
+        }
+    }
 }

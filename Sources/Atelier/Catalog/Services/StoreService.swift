@@ -13,6 +13,10 @@ struct StoreService {
         var lng: Double
         var ownerEmail: String?
         var timeZone: String = "UTC"
+        /// The owner by account, when there is no address to look them up by (an approved application).
+        var ownerID: UUID? = nil
+        /// What else comes with the new store, inside its transaction; a Problem it throws leaves no store.
+        var joining: (@Sendable (Store, any Database) async throws -> Void)? = nil
     }
 
     /// Absent fields stay as they are.
@@ -61,6 +65,9 @@ struct StoreService {
         if let email = input.ownerEmail {
             owner = try await User.query(on: db).filter(\.$email == email.trimmingCharacters(in: .whitespaces).lowercased()).first()
             if owner == nil { errors.add("ownerEmail", "belongs to no account") }
+        } else if let ownerID = input.ownerID {
+            owner = try await User.find(ownerID, on: db)
+            if owner == nil { errors.add("ownerId", "belongs to no account") }
         }
         try errors.throwIfAny()
         let newOwner = owner
@@ -91,6 +98,7 @@ struct StoreService {
         try await db.transaction { tx in
             try await store.create(on: tx)
             if let newOwner { try await StaffService(db: tx, services: services).addMember(newOwner, to: store, role: .owner) }
+            try await input.joining?(store, tx)
         }
         return store
     }

@@ -120,5 +120,6 @@ enum Migrations {
         app.migrations.add(CreateUserConnections())
         app.migrations.add(CreateInviteLinks())
         app.migrations.add(CreateSitePages())
+        app.migrations.add(CreateStoreApplications())
     }
 }

@@ -23,6 +23,7 @@ enum WebRoutes {
         AvatarWebPages.register(web)
         InviteWebPages.register(web)
         SiteWebPages.register(web)
+        StoreApplicationPages.register(web)
         PostWebPages.register(web)
         NotificationsWebPage.register(web)
         MomentWebPages.register(web)

@@ -27,6 +27,8 @@ final class InboxEntry: Model, @unchecked Sendable {
         case wishlistChanges
         /// To admins: a message from the contact form.
         case feedback
+        /// To admins: someone applied to open a store; to the applicant: the decision.
+        case storeApplication
     }
 
     @ID(custom: "id", generatedBy: .user) var id: UUID?

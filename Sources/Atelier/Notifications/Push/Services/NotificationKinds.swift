@@ -47,6 +47,7 @@ enum NotificationKinds {
         case .newFromFollowedStores: "Daily: new pieces from stores I follow"
         case .wishlistChanges: "Daily: my wishlist back in stock or cheaper"
         case .feedback: "Messages from the contact form"
+        case .storeApplication: "Applications to open a store"
         }
     }
 
