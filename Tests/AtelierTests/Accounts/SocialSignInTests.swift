@@ -21,6 +21,7 @@ struct FakeProvider {
         var email_verified: Bool?
         var nonce: String?
         var name: String?
+        var picture: String?
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 
@@ -37,12 +38,12 @@ struct FakeProvider {
 
     func token(
         subject: String, email: String?, verified: Bool?, now: Date, audience: String = FakeProvider.clientID,
-        issuer: String = "https://accounts.google.com", nonce: String? = nil
+        issuer: String = "https://accounts.google.com", nonce: String? = nil, picture: String? = nil
     ) async throws -> String {
         try await keys.sign(
             Claims(
                 iss: issuer, sub: subject, aud: audience, exp: Int(now.timeIntervalSince1970) + 600, email: email,
-                email_verified: verified, nonce: nonce, name: "Social Person"),
+                email_verified: verified, nonce: nonce, name: "Social Person", picture: picture),
             kid: "test-key")
     }
 }
@@ -74,6 +75,44 @@ struct SocialSignInTests {
             #expect(second.status == .ok)
             #expect(try first.content.decode(Session.self).user.id == second.content.decode(Session.self).user.id)
         }
+    }
+
+    @Test("a new account gets the provider's picture as its avatar; a picture that cannot be fetched leaves the initial, and the sign-in works")
+    func providerPicture() async throws {
+        let pictures = try await Application.make(.testing)
+        pictures.http.server.configuration.hostname = "127.0.0.1"
+        pictures.http.server.configuration.port = 0
+        let png = try TestImages.png(width: 120, height: 120)
+        pictures.get("me.png") { _ in Response(status: .ok, headers: ["Content-Type": "image/png"], body: .init(data: png)) }
+        pictures.get("text") { _ in Response(status: .ok, headers: ["Content-Type": "image/png"], body: .init(string: "not a picture")) }
+        try await pictures.server.start()
+        let port = try #require(pictures.http.server.shared.localAddress?.port)
+        do {
+            try await withProvider { t, provider in
+                func signUp(_ path: String) async throws -> Session {
+                    let token = try await provider.token(
+                        subject: UUID().uuidString, email: uniqueEmail("pic"), verified: true, now: t.clock.now(),
+                        picture: "http://127.0.0.1:\(port)/\(path)")
+                    let answer = try await signIn(t, token)
+                    #expect(answer.status == .created, "\(answer.body.string)")
+                    return try answer.content.decode(Session.self)
+                }
+                let pictured = try await signUp("me.png")
+                let history = try await t.send(.GET, "/api/v1/me/avatar", token: pictured.accessToken).content.decode(AvatarHistoryBody.self)
+                #expect(history.current?.width == 120 && history.history.count == 1)
+                for broken in ["text", "missing"] {
+                    let plain = try await signUp(broken)
+                    #expect(try await t.avatarMediaID(plain) == nil)
+                    #expect(try await t.mediaCount(uploader: plain.user.id) == 0)
+                }
+            }
+        } catch {
+            await pictures.server.shutdown()
+            try await pictures.asyncShutdown()
+            throw error
+        }
+        await pictures.server.shutdown()
+        try await pictures.asyncShutdown()
     }
 
     @Test("an existing email links only when the provider verified it")

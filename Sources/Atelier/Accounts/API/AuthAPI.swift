@@ -52,6 +52,9 @@ extension APIHandler {
         let provider = SocialTokenVerifier.Provider(rawValue: body.provider.rawValue)!
         let result = try await SocialSignInService(db: req.db, services: services)
             .signIn(provider: provider, idToken: body.idToken, nonce: body.nonce, displayName: body.displayName)
+        if let picture = result.providerPicture {
+            await ProviderPictureImport(db: req.db, services: services, logger: req.logger).importPicture(from: picture, for: result.user)
+        }
         let session = Components.Schemas.AuthSession(result.user, result.session)
         return result.created ? .created(.init(body: .json(session))) : .ok(.init(body: .json(session)))
     }

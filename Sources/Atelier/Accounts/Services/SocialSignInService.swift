@@ -11,6 +11,8 @@ struct SocialSignInService {
         var user: User
         var session: SessionService.Issued
         var created: Bool
+        /// For a new account: the picture the provider's token names, for the caller to fetch.
+        var providerPicture: URL? = nil
     }
 
     func signIn(
@@ -55,7 +57,9 @@ struct SocialSignInService {
                 userID: user.id!, provider: provider.rawValue, subject: identity.subject, email: identity.email, now: now
             ).create(on: tx)
             let session = try await SessionService(db: tx, services: services).issue(for: user)
-            return Result(user: user, session: session, created: true)
+            return Result(
+                user: user, session: session, created: true,
+                providerPicture: identity.picture.flatMap(URL.init(string:)).flatMap { ["https", "http"].contains($0.scheme) ? $0 : nil })
         }
     }
 
