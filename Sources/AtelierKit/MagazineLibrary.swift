@@ -36,10 +36,16 @@ public actor MagazineLibrary {
         public var wasFullSync = false
         /// The size of the copy now, in bytes of its JSON form.
         public var storedBytes = 0
+        /// With `Images`: the pictures kept offline now, their bytes, and how many came this time.
+        public var storedImages = 0
+        public var storedImageBytes = 0
+        public var fetchedImages = 0
     }
 
     public nonisolated let language: String
     public nonisolated let limits: Limits
+    /// The pictures kept offline; nil keeps none (the copy's image URLs need the network).
+    public nonisolated let images: Images?
     private let client: Client
     private let store: any MagazineStore
     private let now: @Sendable () -> Date
@@ -54,21 +60,28 @@ public actor MagazineLibrary {
     ///   - language: the language to keep the copy in (the server falls back per entity).
     ///   - now: the clock for `maxAge` and the arrival times.
     public init(
-        client: Client, language: String, store: any MagazineStore, limits: Limits = .unlimited,
+        client: Client, language: String, store: any MagazineStore, limits: Limits = .unlimited, images: Images? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.client = client
         self.language = language
         self.store = store
         self.limits = limits
+        self.images = images
         self.now = now
     }
 
     public init(
-        session: AtelierSession, language: String, store: any MagazineStore, limits: Limits = .unlimited,
+        session: AtelierSession, language: String, store: any MagazineStore, limits: Limits = .unlimited, images: Images? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.init(client: session.client, language: language, store: store, limits: limits, now: now)
+        self.init(client: session.client, language: language, store: store, limits: limits, images: images, now: now)
+    }
+
+    /// The bytes of `image` (a cover, lead image or author photo of the copy) kept offline, if any.
+    public func imageData(_ image: Components.Schemas.Image) async -> Data? {
+        guard let images, let key = Self.imageKey(image, width: images.width) else { return nil }
+        return await images.store.data(for: key)
     }
 
     // MARK: Reading (offline)
@@ -170,7 +183,35 @@ public actor MagazineLibrary {
 
         try await store.save(next)
         copy = next
+        if let images { try await keepImages(of: next, images, into: &report) }
         return report
+    }
+
+    /// After the copy is saved: fetches the pictures it wants that are missing, newest issue first,
+    /// until `maxBytes`, and removes those no longer wanted or past it. A picture that cannot be
+    /// fetched is left for the next sync; the copy's text is there either way.
+    private func keepImages(of snapshot: MagazineSnapshot, _ images: Images, into report: inout SyncReport) async throws {
+        var stored = await images.store.sizes()
+        var kept = Set<String>()
+        var used = 0
+        for image in Self.wantedImages(in: snapshot) {
+            guard let variant = Self.variant(of: image, width: images.width), let key = Self.imageKey(image, width: images.width) else { continue }
+            var size = stored[key]
+            if size == nil {
+                guard let url = URL(string: variant.url), let data = try? await images.fetch(url), !data.isEmpty else { continue }
+                guard used + data.count <= images.maxBytes else { break }
+                try await images.store.save(data, for: key)
+                stored[key] = data.count
+                size = data.count
+                report.fetchedImages += 1
+            }
+            guard let size, used + size <= images.maxBytes else { break }
+            used += size
+            kept.insert(key)
+        }
+        for key in stored.keys where !kept.contains(key) { try await images.store.remove(key) }
+        report.storedImages = kept.count
+        report.storedImageBytes = used
     }
 
     private struct CursorRejected: Error {}

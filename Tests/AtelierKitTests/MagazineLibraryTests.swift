@@ -1,6 +1,9 @@
 import AtelierAPI
 import AtelierKit
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 @testable import Atelier
@@ -234,6 +237,66 @@ struct MagazineLibraryTests {
             #expect(Set(smaller.droppedArticles) == ids[0].articles.union(ids[1].articles))
             #expect(smaller.storedBytes <= total - firstIssueBytes - 1000)
             #expect(await tighter.issue(ids[2].issue)?.articles.count == 2)
+        }
+    }
+
+    @Test("pictures offline: covers and author photos within the budget, newest issue first; the rest is removed")
+    func offlineImages() async throws {
+        try await LiveServer.with { server in
+            let desk = MagazineDesk(server: server)
+            let uploader = try await AtelierSession(baseURL: server.baseURL)
+                .signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Picture Desk").id
+            func picture(_ colour: ColourName) async throws -> UUID {
+                try await MediaService(db: server.app.db, services: server.app.atelier).ingest(
+                    .init(uploaderID: UUID(uuidString: uploader)!, claimed: nil, edits: ImageEdits(), visibility: .public),
+                    data: try WardrobeDemoSeed.photo(type: "dress", colour: colour, shape: 0)).requireID()
+            }
+            let author = try await desk.editor.createAuthor(name: "Ioana Marin", bios: ["en": "Editor."], pictureMediaID: try await picture(.red)).requireID()
+            var covers: [UUID] = []
+            for (number, colour) in [(1, ColourName.navy), (2, ColourName.green)] {
+                let cover = try await picture(colour)
+                covers.append(cover)
+                let issue = try await desk.editor.createIssue(number: number, labels: ["en": "Issue \(number)"], coverMediaID: cover)
+                let article = try await desk.editor.createArticle(in: issue, position: 0, authors: [author])
+                try await desk.editor.setText(.init(slug: "", title: "Story \(number)", summary: "", markdown: "Text."), lang: "en", of: article)
+                try await desk.editor.setPublished(true, article)
+                try await desk.editor.publish(issue)
+                server.clock.advance(by: 60)
+            }
+            desk.settle()
+            // The media URLs name the configured public address; here they are fetched from the test server.
+            let base = server.app.atelier.config.publicBaseURL
+            let fetch: @Sendable (URL) async throws -> Data = { url in
+                let path = String(url.absoluteString.dropFirst(base.count))
+                return try await URLSession.shared.data(from: URL(string: server.baseURL.absoluteString + path)!).0
+            }
+
+            // Everything first, to learn the sizes.
+            let everything = InMemoryMagazineImageStore()
+            let full = MagazineLibrary(
+                client: anonymousClient(server), language: "en", store: InMemoryMagazineStore(),
+                images: .init(store: everything, maxBytes: 100_000_000, width: 270, fetch: fetch))
+            let first = try await full.sync()
+            #expect(first.storedImages == 3 && first.fetchedImages == 3)
+            let sizes = await everything.sizes()
+            func size(_ id: UUID) -> Int { sizes.first { $0.key.hasPrefix(id.wire) }?.value ?? -1 }
+            let newest = await full.issues().first { $0.number == 2 }
+            #expect(await full.imageData(try #require(newest?.cover)) != nil)
+            // Offline reading: the second sync fetches nothing new.
+            #expect(try await full.sync().fetchedImages == 0)
+
+            // A budget for the newest issue's cover and the author's photo only: the older cover stays out.
+            let budget = size(covers[1]) + sizes.filter { !$0.key.hasPrefix(covers[0].wire) && !$0.key.hasPrefix(covers[1].wire) }.values.reduce(0, +)
+            let small = InMemoryMagazineImageStore()
+            let tight = MagazineLibrary(
+                client: anonymousClient(server), language: "en", store: InMemoryMagazineStore(),
+                images: .init(store: small, maxBytes: budget, width: 270, fetch: fetch))
+            let report = try await tight.sync()
+            #expect(report.storedImages == 2 && report.storedImageBytes <= budget)
+            let kept = Set(await small.sizes().keys)
+            #expect(kept.contains { $0.hasPrefix(covers[1].wire) } && !kept.contains { $0.hasPrefix(covers[0].wire) })
+            let oldest = await tight.issues().first { $0.number == 1 }
+            #expect(await tight.imageData(try #require(oldest?.cover)) == nil)
         }
     }
 
