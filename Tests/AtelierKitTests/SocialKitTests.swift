@@ -67,4 +67,19 @@ struct SocialKitTests {
             #expect(try await StoreApplications(session: ana).mine().map(\.id) == [applied.id])
         }
     }
+
+    @Test("trending needs a place signed out, and answers with one")
+    func trending() async throws {
+        try await LiveServer.with { server in
+            let visitor = AtelierSession(baseURL: server.baseURL)
+            await #expect {
+                _ = try await Trending(session: visitor).products()
+            } throws: { error in
+                guard case AtelierError.rejected(422, _, let fields) = error else { return false }
+                return fields == ["lat"]
+            }
+            let nearby = try await Trending(session: visitor).products(lat: 57.7, lng: 11.97, radiusKm: 5)
+            #expect(nearby.isEmpty)
+        }
+    }
 }

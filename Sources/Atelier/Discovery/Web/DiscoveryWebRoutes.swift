@@ -11,6 +11,7 @@ enum DiscoveryWebRoutes {
         let signedIn = web.grouped(RequireWebUser())
         signedIn.post("search", "save", use: SearchPage.save)
         signedIn.get("feed", use: feedPage)
+        signedIn.get("trending", use: trendingPage)
         signedIn.get("lookbook", use: lookbookPage)
         signedIn.post("products", ":productID", "like", use: { try await like($0, liked: true) })
         signedIn.post("products", ":productID", "unlike", use: { try await like($0, liked: false) })
@@ -28,6 +29,29 @@ enum DiscoveryWebRoutes {
         /// to the next page ("true", "false" or nil).
         var shoppingPreferences: Bool
         var preferencesChoice: String?
+    }
+
+    struct TrendingPage: WebPageContext {
+        var page: PageContext
+        var products: [PublicCatalogPages.ProductCard]
+        var hasPlace: Bool
+        var radiusKm: Int
+    }
+
+    /// `/trending`: this week's most liked and saved pieces around the home location.
+    static func trendingPage(_ req: Request) async throws -> View {
+        let user = try req.requireWebUser()
+        var cards: [PublicCatalogPages.ProductCard] = []
+        if let lat = user.homeLat, let lng = user.homeLng {
+            let now = req.atelier.clock.now()
+            let ranked = try await req.reading { db in
+                try await TrendingProducts(db: db, now: now).near(lat: lat, lng: lng, radiusKm: Double(user.radiusKm), limit: 24)
+            }
+            cards = PublicCatalogPages.productCards(
+                cards: try await ProductCardReader(db: req.db).cards(ids: ranked.map(\.id)), media: MediaService(db: req.db, services: req.atelier))
+        }
+        return try await req.renderPage("discovery/trending", TrendingPage(
+            page: PageContext(req, title: "Trending near you"), products: cards, hasPlace: user.homeLat != nil, radiusKm: user.radiusKm))
     }
 
     struct LookbookPage: WebPageContext {
