@@ -20,14 +20,17 @@ struct MultipartForm {
         add(name, Data(value.utf8))
     }
 
-    /// Posts the form to a web page with the session `cookie`, as a browser asking for HTML.
-    func post(_ t: TestApp, _ path: String, cookie: String) async throws -> TestingHTTPResponse {
+    /// Posts the form to a web page with the session `cookie`, as a browser asking for HTML. With
+    /// `overHTTP` it goes through a real server on loopback, so body limits that apply while the
+    /// body streams in (which the in-process tester skips) apply too.
+    func post(_ t: TestApp, _ path: String, cookie: String, overHTTP: Bool = false) async throws -> TestingHTTPResponse {
         var closed = body
         closed.append(Data("--\(boundary)--\r\n".utf8))
         var headers = HTTPHeaders()
         headers.add(name: .contentType, value: "multipart/form-data; boundary=\(boundary)")
         headers.add(name: "Cookie", value: cookie)
         headers.add(name: "Accept", value: "text/html")
-        return try await t.app.testing().sendRequest(.POST, path, headers: headers, body: ByteBuffer(data: closed))
+        let tester = overHTTP ? try t.app.testing(method: .running(port: Int.random(in: 20_000...40_000))) : try t.app.testing()
+        return try await tester.sendRequest(.POST, path, headers: headers, body: ByteBuffer(data: closed))
     }
 }
