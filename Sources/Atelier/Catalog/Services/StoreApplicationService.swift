@@ -54,16 +54,10 @@ struct StoreApplicationService {
                 throw Problem.conflict("You have an application waiting already; an admin answers it first.")
             }
             try await application.create(on: tx)
-            let admins = try await User.query(on: tx).filter(\.$isAdmin == true).all(\.$id)
-            for admin in admins {
-                try await InboxService.record(
-                    .init(
-                        recipientID: admin, kind: .storeApplication, actorID: applicantID,
-                        text: "\(applicant.displayName) applied to open \(application.name) in \(application.city).",
-                        link: "atelier://admin/store-applications", webPath: "/admin/store-applications"),
-                    on: tx, now: now)
-            }
-            return admins
+            return try await InboxService.recordForAdmins(
+                .storeApplication, actorID: applicantID,
+                text: "\(applicant.displayName) applied to open \(application.name) in \(application.city).",
+                link: "atelier://admin/store-applications", webPath: "/admin/store-applications", on: tx, now: now)
         }
         for admin in admins { await InboxService.announce(.storeApplication, to: admin, by: applicantID, live: services.live) }
         return application

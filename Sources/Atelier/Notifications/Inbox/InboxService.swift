@@ -60,6 +60,18 @@ struct InboxService {
 
     private struct LocaleRow: Decodable { var locale: String }
 
+    /// A notice for every admin (a contact-form message, a store application), on `tx`; returns
+    /// the admins, for the caller to `announce` to once the transaction has committed.
+    static func recordForAdmins(
+        _ kind: InboxEntry.Kind, actorID: UUID?, text: String, link: String, webPath: String, on tx: any Database, now: Date
+    ) async throws -> [UUID] {
+        let admins = try await User.query(on: tx).filter(\.$isAdmin == true).all(\.$id)
+        for admin in admins {
+            try await record(.init(recipientID: admin, kind: kind, actorID: actorID, text: text, link: link, webPath: webPath), on: tx, now: now)
+        }
+        return admins
+    }
+
     /// Tells the recipient's open live sockets that their inbox changed (`notification.created` on
     /// their `inbox` channel). Called after the transaction that recorded the entry committed; an
     /// extra announcement only makes a client refresh its count.

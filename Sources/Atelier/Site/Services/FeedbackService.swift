@@ -49,16 +49,9 @@ struct FeedbackService {
         let from = sender.map { "\($0.displayName) (\(email ?? ""))" } ?? (email ?? "")
         let admins = try await services.writeTransaction(on: db) { tx -> [UUID] in
             try await message.create(on: tx)
-            let admins = try await User.query(on: tx).filter(\.$isAdmin == true).all(\.$id)
-            for admin in admins {
-                try await InboxService.record(
-                    .init(
-                        recipientID: admin, kind: .feedback, actorID: nil,
-                        text: "Contact form, from \(from): “\(subject)”. \(String(text.prefix(280)))",
-                        link: "atelier://admin/feedback", webPath: "/admin/feedback"),
-                    on: tx, now: now)
-            }
-            return admins
+            return try await InboxService.recordForAdmins(
+                .feedback, actorID: nil, text: "Contact form, from \(from): “\(subject)”. \(String(text.prefix(280)))",
+                link: "atelier://admin/feedback", webPath: "/admin/feedback", on: tx, now: now)
         }
         try await limiter.record("feedback:ip:\(clientAddress)")
         if let id = sender?.id { try await limiter.record("feedback:user:\(id.idString)") }
