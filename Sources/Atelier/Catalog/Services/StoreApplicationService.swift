@@ -83,13 +83,10 @@ struct StoreApplicationService {
             name: application.name, street: application.street, postalCode: application.postalCode, city: application.city,
             lat: application.lat, lng: application.lng, ownerID: application.applicantID,
             joining: { store, tx in
-                try await Self.decide(id, .approved, storeID: store.requireID(), reason: nil, on: tx, now: now)
-                try await InboxService.record(
-                    .init(
-                        recipientID: application.applicantID, kind: .storeApplication, actorID: nil,
-                        text: "\(store.name) is open on Atelier: your application was approved. Add its products in the store portal.",
-                        link: "atelier://stores/\(store.id!.idString)", webPath: "/portal/stores/\(store.id!.idString)"),
-                    on: tx, now: now)
+                try await Self.decide(
+                    application, .approved, storeID: store.requireID(), reason: nil,
+                    telling: "\(store.name) is open on Atelier: your application was approved. Add its products in the store portal.",
+                    link: "atelier://stores/\(store.id!.idString)", webPath: "/portal/stores/\(store.id!.idString)", on: tx, now: now)
             }))
         await InboxService.announce(.storeApplication, to: application.applicantID, by: nil, live: services.live)
         application.status = StoreApplication.Status.approved.rawValue
@@ -106,13 +103,10 @@ struct StoreApplicationService {
         let application = try await pending(id)
         let now = self.now
         try await services.writeTransaction(on: db) { tx in
-            try await Self.decide(id, .declined, storeID: nil, reason: reason, on: tx, now: now)
-            try await InboxService.record(
-                .init(
-                    recipientID: application.applicantID, kind: .storeApplication, actorID: nil,
-                    text: "Your application for \(application.name) was declined: \(reason)",
-                    link: "atelier://store-applications", webPath: "/stores/apply"),
-                on: tx, now: now)
+            try await Self.decide(
+                application, .declined, storeID: nil, reason: reason,
+                telling: "Your application for \(application.name) was declined: \(reason)",
+                link: "atelier://store-applications", webPath: "/open-a-store", on: tx, now: now)
         }
         await InboxService.announce(.storeApplication, to: application.applicantID, by: nil, live: services.live)
         application.status = StoreApplication.Status.declined.rawValue
@@ -129,11 +123,13 @@ struct StoreApplicationService {
         return application
     }
 
-    /// The decision, only while the application is still pending: two admins deciding at once,
-    /// the second finds it decided and its transaction (and store) goes.
+    /// The decision, only while the application is still pending (two admins deciding at once: the
+    /// second finds it decided and its transaction, and store, goes), and the applicant's notice.
     private static func decide(
-        _ id: UUID, _ status: StoreApplication.Status, storeID: UUID?, reason: String?, on tx: any Database, now: Date
+        _ application: StoreApplication, _ status: StoreApplication.Status, storeID: UUID?, reason: String?,
+        telling text: String, link: String, webPath: String, on tx: any Database, now: Date
     ) async throws {
+        let id = try application.requireID()
         let sql = tx as! any SQLDatabase
         let decided = try await sql.raw("""
             UPDATE \(ident: StoreApplication.schema)
@@ -141,5 +137,8 @@ struct StoreApplicationService {
             WHERE id = \(bind: id) AND status = \(bind: StoreApplication.Status.pending.rawValue) RETURNING id
             """).all()
         guard !decided.isEmpty else { throw Problem.conflict("This application was decided already.") }
+        try await InboxService.record(
+            .init(recipientID: application.applicantID, kind: .storeApplication, actorID: nil, text: text, link: link, webPath: webPath),
+            on: tx, now: now)
     }
 }
