@@ -27,7 +27,8 @@ struct ProductJSONBytesTests {
     static let fullProduct = Components.Schemas.Product(
         id: UUID().idString,
         store: .init(id: UUID().idString, name: text, slug: "store-a", city: "Göteborg", logo: image(1)),
-        brand: .init(id: UUID().idString, name: "Brand/B", slug: "brand-b", logo: image(2), status: .approved, followerCount: 12),
+        brand: .init(id: UUID().idString, name: "Brand/B", slug: "brand-b", logo: image(2), status: .approved, followerCount: 12,
+                      viewer: .init(following: true)),
         category: .init(id: UUID().idString, name: "Shirts", gender: .women, trail: ["Women", "Tops", "Shirts"]),
         title: text, description: "A \"long\" description\r\nwith lines", gender: .unisex,
         price: .init(amount: 129_900, currency: "SEK"), originalPrice: .init(amount: 199_900, currency: "SEK"),
@@ -37,7 +38,8 @@ struct ProductJSONBytesTests {
         photos: [image(3), image(4)], status: .active, minAge: 18, externalUrl: "https://shop.example/p/1?ref=a",
         tradePrice: .init(amount: 90_000, currency: "SEK"), caseSize: 6, rating: rating, likeCount: 42,
         webUrl: "https://atelier.example/products/1", createdAt: Date(timeIntervalSince1970: 1_795_000_000),
-        updatedAt: Date(timeIntervalSince1970: 1_795_000_123))
+        updatedAt: Date(timeIntervalSince1970: 1_795_000_123),
+        viewer: .init(liked: true, boardIds: [UUID().idString, UUID().idString], cartQuantity: 3))
 
     /// A card with every optional property set.
     static let fullCard = Components.Schemas.ProductCard(
@@ -45,7 +47,8 @@ struct ProductJSONBytesTests {
         title: text, gender: .men, price: .init(amount: 49_900, currency: "EUR"), originalPrice: .init(amount: 59_900, currency: "EUR"),
         photo: .init(id: UUID().idString, width: 1080, height: 1440, dominantColor: "#102030", src: "https://cdn.example/540.jpg",
                      srcset: "https://cdn.example/270.webp 270w, https://cdn.example/540.webp 540w"),
-        rating: rating, likeCount: 0, webUrl: "https://atelier.example/products/2", createdAt: Date(timeIntervalSince1970: 1_790_000_000))
+        rating: rating, likeCount: 0, webUrl: "https://atelier.example/products/2", createdAt: Date(timeIntervalSince1970: 1_790_000_000),
+        tradePrice: .init(amount: 39_900, currency: "EUR"), caseSize: 12, viewer: .init(liked: false, boardIds: [], cartQuantity: 0))
 
     static let minimalCard = Components.Schemas.ProductCard(
         id: UUID().idString, store: .init(id: UUID().idString, name: "S", slug: "s", city: "C"), title: "", gender: .women,
@@ -73,7 +76,7 @@ struct ProductJSONBytesTests {
         #expect(try JSONBytesTests.writerBytes(Self.fullProduct) == (try await JSONBytesTests.encoderBytes(Self.fullProduct)))
         var bare = Self.fullProduct
         (bare.brand, bare.originalPrice, bare.minAge, bare.externalUrl, bare.tradePrice, bare.caseSize, bare.rating) = (nil, nil, nil, nil, nil, nil, nil)
-        (bare.store.logo, bare.variants, bare.photos, bare.colors, bare.styles) = (nil, [], [], [], [])
+        (bare.store.logo, bare.variants, bare.photos, bare.colors, bare.styles, bare.viewer) = (nil, [], [], [], [], nil)
         #expect(try JSONBytesTests.writerBytes(bare) == (try await JSONBytesTests.encoderBytes(bare)))
         for page in [fullPage, .init(items: [Self.minimalCard], nextCursor: nil), .init(items: [])] {
             #expect(try JSONBytesTests.writerBytes(page) == (try await JSONBytesTests.encoderBytes(page)))

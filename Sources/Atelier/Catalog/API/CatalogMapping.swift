@@ -11,10 +11,12 @@ struct CatalogImages {
         self.media = media
     }
 
-    /// Loads the logo and cover of `stores` and the logos of `brands`.
-    static func load(stores: [any StoreColumns] = [], brands: [any BrandColumns] = [], media: MediaService) async throws -> CatalogImages {
+    /// Loads the logo and cover of `stores`, the logos of `brands` and the pictures of `categories`.
+    static func load(
+        stores: [any StoreColumns] = [], brands: [any BrandColumns] = [], categories: [Category] = [], media: MediaService
+    ) async throws -> CatalogImages {
         var images = CatalogImages(media: media)
-        let ids = stores.flatMap { [$0.logoMediaID, $0.coverMediaID] } + brands.map(\.logoMediaID)
+        let ids = stores.flatMap { [$0.logoMediaID, $0.coverMediaID] } + brands.map(\.logoMediaID) + categories.map(\.imageMediaID)
         images.rows = try await ProductViewReader(db: media.db).media(ids: ids.compactMap { $0 })
         return images
     }
@@ -46,14 +48,15 @@ extension Components.Schemas.Brand {
 }
 
 extension Components.Schemas.Category {
-    init(_ node: CategoryService.Node) {
-        self.init(category: node.category, children: node.children.map(Components.Schemas.Category.init))
+    init(_ node: CategoryService.Node, images: CatalogImages) {
+        self.init(category: node.category, images: images, children: node.children.map { .init($0, images: images) })
     }
 
-    init(category: Category, children: [Components.Schemas.Category] = []) {
+    init(category: Category, images: CatalogImages, children: [Components.Schemas.Category] = []) {
         self.init(
             id: category.id!.idString, parentId: category.parentID?.idString, name: category.name, slug: category.slug,
-            gender: .init(rawValue: category.gender) ?? .unisex, depth: category.depth, children: children)
+            gender: .init(rawValue: category.gender) ?? .unisex, depth: category.depth, description: category.description,
+            image: images.image(category.imageMediaID), children: children)
     }
 }
 

@@ -73,7 +73,14 @@ extension Components.Schemas.Brand: JSONBytesEncodable {
             try $0.field("name", name)
             try $0.field("slug", slug)
             try $0.field("status", status)
+            try $0.field("viewer", viewer)
         }
+    }
+}
+
+extension Components.Schemas.FollowViewerState: JSONBytesEncodable {
+    func writeJSON(to json: inout JSONBytes) throws {
+        try json.object { try $0.field("following", following) }
     }
 }
 
@@ -133,7 +140,18 @@ extension Components.Schemas.Product: JSONBytesEncodable {
             try $0.field("tradePrice", tradePrice)
             try $0.field("updatedAt", updatedAt)
             try $0.field("variants", variants)
+            try $0.field("viewer", viewer)
             try $0.field("webUrl", webUrl)
+        }
+    }
+}
+
+extension Components.Schemas.ProductViewerState: JSONBytesEncodable {
+    func writeJSON(to json: inout JSONBytes) throws {
+        try json.object {
+            try $0.field("boardIds", boardIds)
+            try $0.field("cartQuantity", cartQuantity)
+            try $0.field("liked", liked)
         }
     }
 }
@@ -168,6 +186,7 @@ extension Components.Schemas.ProductCard.GenderPayload: JSONBytesEncodable {}
 extension Components.Schemas.ProductCard: JSONBytesEncodable {
     func writeJSON(to json: inout JSONBytes) throws {
         try json.object {
+            try $0.field("caseSize", caseSize)
             try $0.field("createdAt", createdAt)
             try $0.field("gender", gender)
             try $0.field("id", id)
@@ -178,6 +197,8 @@ extension Components.Schemas.ProductCard: JSONBytesEncodable {
             try $0.field("rating", rating)
             try $0.field("store", store)
             try $0.field("title", title)
+            try $0.field("tradePrice", tradePrice)
+            try $0.field("viewer", viewer)
             try $0.field("webUrl", webUrl)
         }
     }

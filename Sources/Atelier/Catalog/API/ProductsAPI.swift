@@ -15,14 +15,7 @@ extension APIHandler {
             await services.catalogCounters.add(.view, productID: productID, storeID: storeID)
             req.repeatWhenKept { await $0.catalogCounters.add(.view, productID: productID, storeID: storeID) }
         }
-        var body = try await productBody(view: view, req)
-        if let tradePrice = view.product.tradePriceMinor,
-            try await StoreAccess(db: req.db).seesTradeTerms(of: view.store, user: caller?.user)
-        {
-            body.tradePrice = .init(amount: Int64(tradePrice), currency: view.product.currency)
-            body.caseSize = view.product.caseSize
-        }
-        return .ok(.init(body: .json(body)))
+        return .ok(.init(body: .json(try await productBody(view: view, req))))
     }
 
     func listProducts(_ input: Operations.ListProducts.Input) async throws -> Operations.ListProducts.Output {
@@ -37,11 +30,12 @@ extension APIHandler {
         let filter = ProductCatalog.ListFilter(
             categoryID: try input.query.categoryId.map { try CatalogParameters.id($0, "category") },
             brandID: try input.query.brandId.map { try CatalogParameters.id($0, "brand") },
-            priceMin: price(input.query.priceMin, "priceMin"), priceMax: price(input.query.priceMax, "priceMax"))
+            priceMin: price(input.query.priceMin, "priceMin"), priceMax: price(input.query.priceMax, "priceMax"),
+            visibility: try await req.storeVisibility(for: req.optionalCaller()?.user))
         if let min = filter.priceMin, let max = filter.priceMax, min > max { errors.add("priceMax", "must not be below priceMin") }
         try errors.throwIfAny()
         let products = try await req.reading { db in try await ProductCatalog(db: db).activeProducts(filter, page: page) }
-        return .ok(.init(body: .json(.init(items: productCards(cards: products.items, req), nextCursor: products.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try await productCards(cards: products.items, req), nextCursor: products.nextCursor))))
     }
 
     func listStoreProducts(_ input: Operations.ListStoreProducts.Input) async throws -> Operations.ListStoreProducts.Output {
@@ -56,7 +50,10 @@ extension APIHandler {
         }
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
         let storeID = try store.requireID()
-        let products = try await req.reading { db in try await ProductCatalog(db: db).storeProducts(storeID, status: status, page: page) }
+        let categoryID = try input.query.categoryId.map { try CatalogParameters.id($0, "category") }
+        let products = try await req.reading { db in
+            try await ProductCatalog(db: db).storeProducts(storeID, status: status, categoryID: categoryID, page: page)
+        }
         return .ok(.init(body: .json(.init(items: try await productBodies(products.items, req), nextCursor: products.nextCursor))))
     }
 
@@ -162,22 +159,30 @@ extension APIHandler {
 
     /// Cards for a list (`ProductCard`); `origin` is the place the list is about, for distances.
     func productCards(cards: [ProductCardView], _ req: Request, from origin: Components.Schemas.ProductCard.Origin? = nil)
-        -> [Components.Schemas.ProductCard]
+        async throws -> [Components.Schemas.ProductCard]
     {
         let media = MediaService(db: req.db, services: services)
-        return cards.map { .init($0, media: media, baseURL: services.config.publicBaseURL, from: origin) }
+        var bodies = cards.map { Components.Schemas.ProductCard($0, media: media, baseURL: services.config.publicBaseURL, from: origin) }
+        try await addViewerState(
+            to: &bodies, of: cards.map { ($0.id, $0.store.id, $0.currency, $0.tradePriceMinor, $0.caseSize) }, req,
+            viewer: \.viewer, tradePrice: \.tradePrice, caseSize: \.caseSize)
+        return bodies
     }
 
     func productCards(_ products: [Product], _ req: Request, from origin: Components.Schemas.ProductCard.Origin? = nil)
         async throws -> [Components.Schemas.ProductCard]
     {
-        productCards(cards: try await ProductCardReader(db: req.db).cards(ids: products.compactMap(\.id)), req, from: origin)
+        try await productCards(cards: try await ProductCardReader(db: req.db).cards(ids: products.compactMap(\.id)), req, from: origin)
     }
 
     func productBodies(views: [ProductView], _ req: Request) async throws -> [Components.Schemas.Product] {
         let images = try await CatalogImages.load(
             stores: views.map(\.store), brands: views.compactMap(\.brand), media: MediaService(db: req.db, services: services))
-        return views.map { .init($0, images: images, baseURL: services.config.publicBaseURL) }
+        var bodies = views.map { Components.Schemas.Product($0, images: images, baseURL: services.config.publicBaseURL) }
+        try await addViewerState(
+            to: &bodies, of: views.map { ($0.product.id, $0.store.id, $0.product.currency, $0.product.tradePriceMinor, $0.product.caseSize) },
+            req, viewer: \.viewer, tradePrice: \.tradePrice, caseSize: \.caseSize)
+        return bodies
     }
 }
 

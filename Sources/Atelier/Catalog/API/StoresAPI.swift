@@ -8,9 +8,10 @@ extension APIHandler {
     func listStores(_ input: Operations.ListStores.Input) async throws -> Operations.ListStores.Output {
         let req = try request()
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
-        let stores = try await StoreService(db: req.db, services: services).list(query: input.query.q, page: page)
+        let visibility = try await req.storeVisibility(for: req.optionalCaller()?.user)
+        let stores = try await StoreService(db: req.db, services: services).list(query: input.query.q, page: page, visibility: visibility)
         let images = try await CatalogImages.load(stores: stores.items, media: MediaService(db: req.db, services: services))
-        return .ok(.init(body: .json(.init(items: stores.items.map { storeBody($0, images) }, nextCursor: stores.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try await storeBodies(stores.items, images, req), nextCursor: stores.nextCursor))))
     }
 
     func getStore(_ input: Operations.GetStore.Input) async throws -> Operations.GetStore.Output {
@@ -108,7 +109,14 @@ extension APIHandler {
 
     func storeBody(_ store: Store, _ req: Request) async throws -> Components.Schemas.Store {
         let images = try await CatalogImages.load(stores: [store], media: MediaService(db: req.db, services: services))
-        return storeBody(store, images)
+        return try await storeBodies([store], images, req)[0]
+    }
+
+    /// Stores with whether a signed-in caller follows each.
+    func storeBodies(_ stores: [Store], _ images: CatalogImages, _ req: Request) async throws -> [Components.Schemas.Store] {
+        var bodies = stores.map { storeBody($0, images) }
+        try await addViewerState(to: &bodies, req)
+        return bodies
     }
 
     private func setStoreStatus(_ rawID: String, _ status: Store.Status) async throws -> Components.Schemas.Store {

@@ -12,7 +12,9 @@ extension APIHandler {
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
         let brands = try await BrandService(db: req.db, services: services).list(prefix: input.query.q, status: status, page: page)
         let images = try await CatalogImages.load(brands: brands.items, media: MediaService(db: req.db, services: services))
-        return .ok(.init(body: .json(.init(items: brands.items.map { .init($0, images: images) }, nextCursor: brands.nextCursor))))
+        var bodies = brands.items.map { Components.Schemas.Brand($0, images: images) }
+        try await addViewerState(to: &bodies, req)
+        return .ok(.init(body: .json(.init(items: bodies, nextCursor: brands.nextCursor))))
     }
 
     func createBrand(_ input: Operations.CreateBrand.Input) async throws -> Operations.CreateBrand.Output {
@@ -57,7 +59,9 @@ extension APIHandler {
     func listCategories(_ input: Operations.ListCategories.Input) async throws -> Operations.ListCategories.Output {
         let req = try request()
         let tree = try await CategoryService(db: req.db, services: services).tree()
-        return .ok(.init(body: .json(.init(items: tree.map(Components.Schemas.Category.init)))))
+        func all(_ nodes: [CategoryService.Node]) -> [Category] { nodes.flatMap { [$0.category] + all($0.children) } }
+        let images = try await CatalogImages.load(categories: all(tree), media: MediaService(db: req.db, services: services))
+        return .ok(.init(body: .json(.init(items: tree.map { .init($0, images: images) }))))
     }
 
     func createCategory(_ input: Operations.CreateCategory.Input) async throws -> Operations.CreateCategory.Output {
@@ -70,14 +74,22 @@ extension APIHandler {
         }
         let category = try await CategoryService(db: req.db, services: services)
             .create(name: body.name, gender: body.gender.rawValue, parentID: parentID)
-        return .created(.init(body: .json(.init(category: category))))
+        return .created(.init(body: .json(try await categoryBody(category, req))))
     }
 
     func renameCategory(_ input: Operations.RenameCategory.Input) async throws -> Operations.RenameCategory.Output {
         let (service, category) = try await adminCategory(input.path.categoryId)
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let updated = try await service.update(category, name: body.name, gender: body.gender?.rawValue)
-        return .ok(.init(body: .json(.init(category: updated))))
+        var errors = FieldErrors()
+        var imageID: UUID?? = body.removeImage == true ? .some(nil) : nil
+        if let raw = body.imageId {
+            if let id = UUID(uuidString: raw) { imageID = .some(id) } else { errors.add("imageId", "is not an id") }
+        }
+        try errors.throwIfAny()
+        let admin = try await request().requireCaller().user
+        let updated = try await service.update(
+            category, .init(name: body.name, gender: body.gender?.rawValue, description: body.description, imageID: imageID), by: admin)
+        return .ok(.init(body: .json(try await categoryBody(updated, try request()))))
     }
 
     func deleteCategory(_ input: Operations.DeleteCategory.Input) async throws -> Operations.DeleteCategory.Output {
@@ -94,7 +106,7 @@ extension APIHandler {
             return id
         }
         let moved = try await service.move(category, under: parentID)
-        return .ok(.init(body: .json(.init(category: moved))))
+        return .ok(.init(body: .json(try await categoryBody(moved, try request()))))
     }
 
     func mergeCategory(_ input: Operations.MergeCategory.Input) async throws -> Operations.MergeCategory.Output {
@@ -104,7 +116,7 @@ extension APIHandler {
             throw Problem.invalid("intoId", "does not exist")
         }
         let merged = try await service.merge(category, into: target)
-        return .ok(.init(body: .json(.init(category: merged))))
+        return .ok(.init(body: .json(try await categoryBody(merged, try request()))))
     }
 
     // MARK: Helpers
@@ -121,6 +133,10 @@ extension APIHandler {
             guard let id = UUID(uuidString: raw) else { throw Problem.invalid("logoId", "is not an id") }
             return id
         }
+    }
+
+    private func categoryBody(_ category: Category, _ req: Request) async throws -> Components.Schemas.Category {
+        .init(category: category, images: try await CatalogImages.load(categories: [category], media: MediaService(db: req.db, services: services)))
     }
 
     private func brandBody(_ brand: Brand, _ req: Request) async throws -> Components.Schemas.Brand {

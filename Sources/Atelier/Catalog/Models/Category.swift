@@ -17,6 +17,9 @@ final class Category: Model, @unchecked Sendable {
     @Field(key: "path") var path: String
     @Field(key: "depth") var depth: Int
     @Field(key: "created_at") var createdAt: Date
+    /// Shown above the category's products (a wholesaler's customers browse by category); may be empty.
+    @Field(key: "description") var description: String
+    @OptionalField(key: "image_media_id") var imageMediaID: UUID?
 
     init() {}
 

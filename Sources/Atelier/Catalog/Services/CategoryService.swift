@@ -57,12 +57,43 @@ struct CategoryService {
         category.path = (parent?.path ?? "") + Category.segment(id)
         category.depth = (parent?.depth ?? -1) + 1
         category.createdAt = now
+        category.description = ""
         try await category.create(on: db)
         await services.catalogChanged()
         return category
     }
 
+    static let maxDescriptionLength = 2000
+
+    /// What an admin may change about a category besides its place in the tree.
+    struct Changes: Sendable {
+        var name: String?
+        var gender: String?
+        var description: String?
+        /// `.some(nil)` removes the picture.
+        var imageID: UUID??
+    }
+
     func update(_ category: Category, name rawName: String?, gender: String?) async throws -> Category {
+        try await update(category, Changes(name: rawName, gender: gender), by: nil)
+    }
+
+    func update(_ category: Category, _ changes: Changes, by admin: User?) async throws -> Category {
+        let rawName = changes.name, gender = changes.gender
+        var errors = FieldErrors()
+        if let description = changes.description, description.count > Self.maxDescriptionLength {
+            errors.add("description", "must be at most \(Self.maxDescriptionLength) characters")
+        }
+        var picture: Media?
+        if let imageID = changes.imageID ?? nil {
+            picture = try? await MediaService(db: db, services: services).visible(imageID, to: admin?.id)
+            if picture == nil || !(picture!.ownerType == nil || (picture!.ownerType == "category" && picture!.ownerID == category.id)) {
+                errors.add("imageId", "is not an upload of yours")
+            }
+        }
+        try errors.throwIfAny()
+        if let description = changes.description { category.description = description.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if let imageID = changes.imageID { category.imageMediaID = imageID }
         var renamed = false
         if let rawName {
             let name = try Self.validName(rawName)
@@ -75,7 +106,15 @@ struct CategoryService {
             guard CatalogVocabulary.genders.contains(gender) else { throw Problem.invalid("gender", "must be women, men or unisex") }
             category.gender = gender
         }
-        try await services.writeTransaction(on: db) { [category, renamed] tx in
+        let now = services.clock.now()
+        try await services.writeTransaction(on: db) { [category, renamed, picture] tx in
+            if let picture {
+                picture.ownerType = "category"
+                picture.ownerID = category.id
+                picture.attachedAt = now
+                picture.visibility = Media.Visibility.public.rawValue
+                try await picture.save(on: tx)
+            }
             try await category.save(on: tx)
             if renamed { try await SearchIndex(db: tx).refresh(.categorySubtree(path: category.path)) }
         }

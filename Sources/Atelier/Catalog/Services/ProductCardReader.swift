@@ -12,8 +12,10 @@ struct ProductCardView: Sendable {
         var city: String
         var lat: Double
         var lng: Double
+        var isActive: Bool
+        var membersOnly: Bool
         /// Active and open to everyone (`Store.isPublic`).
-        var isPublic: Bool
+        var isPublic: Bool { isActive && !membersOnly }
     }
 
     var id: UUID
@@ -27,6 +29,9 @@ struct ProductCardView: Sendable {
     var ratingSum: Int
     var likeCount: Int
     var createdAt: Date
+    /// A wholesaler's price per unit for its trade customers (shown only to those who may see it).
+    var tradePriceMinor: Int?
+    var caseSize: Int
     var store: StoreLine
     var brandName: String?
     /// The first photo; nil for a product without one.
@@ -72,7 +77,7 @@ struct ProductCardReader {
 
     private static let columns = """
         p.id, p.title, p.gender, p.price_minor, p.original_price_minor, p.currency, p.status, p.review_count, p.rating_sum,
-        p.like_count, p.created_at, p.store_id, s.name AS s_name, s.slug AS s_slug, s.city AS s_city, s.lat AS s_lat,
+        p.like_count, p.created_at, p.trade_price_minor, p.case_size, p.store_id, s.name AS s_name, s.slug AS s_slug, s.city AS s_city, s.lat AS s_lat,
         s.lng AS s_lng, s.status AS s_status, s.members_only AS s_members_only, b.name AS b_name
         """
     private static let photoColumns = MediaLine.columns(prefix: "m_")
@@ -87,10 +92,11 @@ struct ProductCardReader {
             priceMinor: try row.value("price_minor"), originalPriceMinor: try row.optional("original_price_minor"),
             currency: try row.value("currency"), status: try row.value("status"), reviewCount: try row.value("review_count"),
             ratingSum: try row.value("rating_sum"), likeCount: try row.value("like_count"), createdAt: try row.value("created_at"),
+            tradePriceMinor: try row.optional("trade_price_minor"), caseSize: try row.value("case_size"),
             store: .init(
                 id: try row.uuid("store_id"), name: try row.value("s_name"), slug: try row.value("s_slug"), city: try row.value("s_city"),
                 lat: try row.value("s_lat"), lng: try row.value("s_lng"),
-                isPublic: storeIsActive && !storeIsMembersOnly),
+                isActive: storeIsActive, membersOnly: storeIsMembersOnly),
             brandName: try row.optional("b_name"),
             photo: photo)
     }

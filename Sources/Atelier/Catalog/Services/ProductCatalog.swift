@@ -52,9 +52,14 @@ struct ProductCatalog {
         return ProductRef(id: id, storeID: storeID)
     }
 
-    func storeProducts(_ storeID: UUID, status: Product.Status, page: PageRequest) async throws -> Page<Product> {
-        let rows = try await Product.query(on: db).filter(\.$store.$id == storeID).filter(\.$status == status.rawValue)
-            .newestFirst(page).all()
+    /// A store's tab, newest first; with `categoryID`, only that category and those under it (404 for an unknown one).
+    func storeProducts(_ storeID: UUID, status: Product.Status, categoryID: UUID? = nil, page: PageRequest) async throws -> Page<Product> {
+        var query = Product.query(on: db).filter(\.$store.$id == storeID).filter(\.$status == status.rawValue)
+        if let categoryID {
+            guard let subtree = try await subtreeIDs(of: categoryID) else { throw Problem.notFound("category") }
+            query = query.filter(\.$categoryID ~~ subtree)
+        }
+        let rows = try await query.newestFirst(page).all()
         return Page(fetched: rows, limit: page.limit) { PageCursor(id: $0.id!) }
     }
 
@@ -64,6 +69,8 @@ struct ProductCatalog {
         var brandID: UUID?
         var priceMin: Int?
         var priceMax: Int?
+        /// The stores the caller's list may show.
+        var visibility: StoreVisibility = .publicOnly
     }
 
     /// Active products of active stores passing `filter`, newest first. One statement reads the
@@ -91,7 +98,7 @@ struct ProductCatalog {
         let status = categoryIDs == nil ? plainFilter("p.status", dialect: sqlDialect) : "p.status"
         var common: SQLQueryString = """
             \(unsafeRaw: status) = \(bind: Product.Status.active.rawValue) \
-            AND \(unsafeRaw: store) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE \(Store.isPublicSQL()))
+            AND \(unsafeRaw: store) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE \(filter.visibility.sql()))
             """
         if let brandID = filter.brandID { common += " AND p.brand_id = \(bind: brandID)" }
         if let min = filter.priceMin { common += " AND \(unsafeRaw: price) >= \(bind: min)" }

@@ -33,6 +33,17 @@ struct StoreAccess {
         return try await canManage(store, user: user)
     }
 
+    /// The stores among `storeIDs` whose trade terms `user` sees (`seesTradeTerms`), in two statements for a whole page.
+    func storesShowingTradeTerms(among storeIDs: [UUID], to user: User) async throws -> Set<UUID> {
+        let ids = Array(Set(storeIDs))
+        guard !ids.isEmpty, let userID = user.id else { return [] }
+        if user.isAdmin { return Set(ids) }
+        let customers = try await TradeCustomer.query(on: db).filter(\.$userID == userID).filter(\.$storeID ~~ ids)
+            .filter(\.$status == TradeCustomer.Status.approved.rawValue).all(\.$storeID)
+        let staff = try await StoreMember.query(on: db).filter(\.$user.$id == userID).filter(\.$store.$id ~~ ids).all(\.$store.$id)
+        return Set(customers + staff)
+    }
+
     /// Whether `user` may see an active store's catalogue: everyone for a public store; for a
     /// sign-in-to-browse one, its staff, admins and approved trade customers.
     func canBrowse(_ store: some StoreColumns, user: User?) async throws -> Bool {

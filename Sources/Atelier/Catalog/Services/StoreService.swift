@@ -41,8 +41,12 @@ struct StoreService {
 
     private var now: Date { services.clock.now() }
 
-    func list(query: String?, page: PageRequest) async throws -> Page<Store> {
-        var builder = Store.query(on: db).filter(\.$status == Store.Status.active.rawValue).filter(\.$membersOnly == false)
+    /// Active stores the caller may see (`visibility`), newest first.
+    func list(query: String?, page: PageRequest, visibility: StoreVisibility = .publicOnly) async throws -> Page<Store> {
+        var builder = Store.query(on: db).filter(\.$status == Store.Status.active.rawValue)
+        builder = visibility.isPublicOnly
+            ? builder.filter(\.$membersOnly == false)
+            : builder.group(.or) { $0.filter(\.$membersOnly == false).filter(\.$id ~~ visibility.membersOnlyStoreIDs) }
         if let words = query?.trimmingCharacters(in: .whitespaces).lowercased(), !words.isEmpty {
             builder = builder.filter(\.$slug ~~ Slug.make(words))
         }

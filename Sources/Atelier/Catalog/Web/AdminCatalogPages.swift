@@ -1,4 +1,5 @@
 import Fluent
+import OpenAPIRuntime
 import Vapor
 
 /// `/admin`: brands (with approval of proposals), the category tree, stores; users are in
@@ -91,6 +92,8 @@ enum AdminCatalogPages {
         var label: String
         var gender: String
         var depth: Int
+        var description: String
+        var image: WebImage?
     }
 
     static func categories(_ req: Request) async throws -> View {
@@ -99,11 +102,16 @@ enum AdminCatalogPages {
             for node in level {
                 let names = trail + [node.category.name]
                 nodes.append(Node(id: node.category.id!.idString, name: node.category.name, label: names.joined(separator: " › "),
-                                  gender: node.category.gender, depth: node.category.depth))
+                                  gender: node.category.gender, depth: node.category.depth, description: node.category.description,
+                                  image: WebImage(node.category.imageMediaID.flatMap { pictures[$0] }, alt: node.category.name, service: media)))
                 walk(node.children, trail: names)
             }
         }
-        walk(try await CategoryService(db: req.db, services: req.atelier).tree(), trail: [])
+        let tree = try await CategoryService(db: req.db, services: req.atelier).tree()
+        func all(_ nodes: [CategoryService.Node]) -> [Category] { nodes.flatMap { [$0.category] + all($0.children) } }
+        let pictures = try await ProductViewReader(db: req.db).media(ids: all(tree).compactMap(\.imageMediaID))
+        let media = MediaService(db: req.db, services: req.atelier)
+        walk(tree, trail: [])
         return try await req.renderPage("admin/categories", CategoriesPage(page: PageContext(req, title: "Categories"), nodes: nodes))
     }
 
@@ -119,6 +127,20 @@ enum AdminCatalogPages {
                 let parent = (try? req.content.get(String.self, at: "parentId")).flatMap(UUID.init(uuidString:))
                 _ = try await service.move(category, under: parent)
                 return "\(category.name) moved, with everything under it."
+            case "describe":
+                struct Form: Content { var description: String?; var image: File?; var removeImage: String? }
+                let form = try req.content.decode(Form.self)
+                var imageID: UUID?? = form.removeImage == "on" ? .some(nil) : nil
+                if let file = form.image, file.data.readableBytes > 0 {
+                    let admin = try req.requireWebUser()
+                    let upload = MediaService.Upload(
+                        uploaderID: try admin.requireID(), claimed: ImageFormat.claimed(mediaType: file.contentType?.description, filename: file.filename),
+                        edits: ImageEdits(), visibility: .public)
+                    imageID = .some(try await MediaService(db: req.db, services: req.atelier)
+                        .ingest(upload, body: HTTPBody(Array(file.data.readableBytesView))).requireID())
+                }
+                _ = try await service.update(category, .init(description: form.description, imageID: imageID), by: try req.requireWebUser())
+                return "\(category.name): description and picture saved."
             case "merge":
                 guard let into = (try? req.content.get(String.self, at: "intoId")).flatMap(UUID.init(uuidString:)) else {
                     throw Problem.invalid("intoId", "choose the category to merge into")

@@ -1,4 +1,5 @@
 import Fluent
+import SQLKit
 import Vapor
 
 /// The public store and product pages (share targets; they work signed out and without JavaScript).
@@ -42,6 +43,18 @@ enum PublicCatalogPages {
         var nextCursor: String?
         var canManage: Bool
         var following: Bool
+        /// The categories of what the store has on sale, to browse one at a time (a wholesaler's
+        /// customers order by category), and the one chosen with its picture and description.
+        var categories: [CategoryChip]
+        var category: CategoryChip?
+    }
+
+    struct CategoryChip: Encodable {
+        var id: String
+        var name: String
+        var count: Int
+        var description: String?
+        var image: WebImage?
     }
 
     struct StoreInfo: Encodable {
@@ -116,8 +129,11 @@ enum PublicCatalogPages {
         let access = StoreAccess(db: req.db)
         let store = try await access.visibleStore(slug, to: user)
         let page = try PageRequest(limit: 24, cursor: req.query[String.self, at: "cursor"])
-        let products = try await ProductCatalog(db: req.db).storeProducts(store.requireID(), status: .active, page: page)
         let media = MediaService(db: req.db, services: req.atelier)
+        let categories = try await storeCategories(store.requireID(), req: req, media: media)
+        let chosen = req.query[String.self, at: "category"].flatMap { raw in categories.first { $0.id == raw.lowercased() } }
+        let products = try await ProductCatalog(db: req.db).storeProducts(
+            store.requireID(), status: .active, categoryID: chosen.flatMap { UUID(uuidString: $0.id) }, page: page)
         let cards = try await productCards(products.items, req: req, media: media)
         var context = PageContext(req, title: store.name)
         let cover: Media? = if let id = store.coverMediaID { try await Media.find(id, on: req.db) } else { nil }
@@ -125,7 +141,28 @@ enum PublicCatalogPages {
         return try await req.renderPage("catalog/store", StorePage(
             page: context, store: try await storeInfo(store, media: media), products: cards,
             nextCursor: products.nextCursor, canManage: try await access.canManage(store, user: user),
-            following: try await DiscoveryWebRoutes.follows(store.requireID(), user: user, on: req.db)))
+            following: try await DiscoveryWebRoutes.follows(store.requireID(), user: user, on: req.db),
+            categories: categories, category: chosen))
+    }
+
+    /// The categories the store's active products are in, with how many each, most first.
+    static func storeCategories(_ storeID: UUID, req: Request, media: MediaService) async throws -> [CategoryChip] {
+        let rows = try await (req.db as! any SQLDatabase).raw("""
+            SELECT category_id, COUNT(*) AS n FROM \(ident: Product.schema)
+            WHERE store_id = \(bind: storeID) AND status = \(bind: Product.Status.active.rawValue) GROUP BY category_id
+            """).all()
+        var counts: [UUID: Int] = [:]
+        for row in rows { counts[try row.decode(column: "category_id", as: UUID.self)] = try row.decode(column: "n", as: Int.self) }
+        guard !counts.isEmpty else { return [] }
+        let categories = try await Category.query(on: req.db).filter(\.$id ~~ Array(counts.keys)).all()
+        let pictures = try await ProductViewReader(db: req.db).media(ids: categories.compactMap(\.imageMediaID))
+        return categories.map { category in
+            CategoryChip(
+                id: category.id!.idString, name: category.name, count: counts[category.id!] ?? 0,
+                description: category.description.isEmpty ? nil : category.description,
+                image: WebImage(category.imageMediaID.flatMap { pictures[$0] }, alt: category.name, service: media))
+        }
+        .sorted { ($0.count, $1.name) > ($1.count, $0.name) }
     }
 
     static func productPage(_ req: Request) async throws -> View {

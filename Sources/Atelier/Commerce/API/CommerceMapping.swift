@@ -80,6 +80,7 @@ enum CommerceMapping {
                 },
                 cancelReason: order.cancelReason, idChecked: order.idChecked,
                 payment: payment(order, stripe),
+                vat: vat(order, lines: lines[order.id!] ?? []),
                 history: (events[order.id!] ?? []).map { event in
                     .init(
                         from: event.fromStatus.flatMap { .init(rawValue: $0) }, to: .init(rawValue: event.toStatus)!, at: event.createdAt,
@@ -87,6 +88,19 @@ enum CommerceMapping {
                 },
                 createdAt: order.createdAt, updatedAt: order.updatedAt)
         }
+    }
+
+    static func vat(_ order: Order, lines: [OrderLine]) -> Components.Schemas.OrderVat {
+        let breakdown = VATBreakdown(order, lines: lines)
+        let percent = { (bp: Int) in Double(bp) / 100 }
+        return .init(
+            pricesIncludeVat: breakdown.pricesIncludeVAT,
+            rates: breakdown.rates.map {
+                .init(rate: percent($0.basisPoints), net: money($0.netMinor, order.currency), vat: money($0.vatMinor, order.currency),
+                      gross: money($0.grossMinor, order.currency))
+            },
+            net: money(breakdown.netMinor, order.currency), vat: money(breakdown.vatMinor, order.currency),
+            gross: money(breakdown.grossMinor, order.currency))
     }
 
     static func payment(_ order: Order, _ stripe: AppConfig.Stripe?) -> Components.Schemas.OrderPayment? {
@@ -102,7 +116,10 @@ enum CommerceMapping {
             deliveryFreeOver: s.deliveryFreeOverMinor.map { money($0, currency) }, payAtStore: s.payAtStore, payByCard: s.payByCard,
             payByInvoice: s.payByInvoice, minimumOrder: money(s.minimumOrderMinor, currency), legalAge: s.legalAge,
             restrictedCategoryIds: s.restrictedCategoryIDs.map { $0.idString }, requireIdCheck: s.requireIDCheck,
-            signInToBrowse: s.signInToBrowse)
+            signInToBrowse: s.signInToBrowse, deliveryPostcodes: s.deliveryPostcodes, pricesIncludeVat: s.pricesIncludeVAT,
+            vatRate: Double(s.vatRateBasisPoints) / 100,
+            categoryVatRates: s.categoryVATRates.sorted { $0.key.uuidString < $1.key.uuidString }
+                .map { .init(categoryId: $0.key.idString, rate: Double($0.value) / 100) })
     }
 
     static func stock(_ v: ProductVariant) -> Components.Schemas.VariantStock {

@@ -46,7 +46,9 @@ extension APIHandler {
             deliveryFreeOverMinor: b.deliveryFreeOver.map { Int($0.amount) }, payAtStore: b.payAtStore, payByCard: b.payByCard,
             payByInvoice: b.payByInvoice, minimumOrderMinor: Int(b.minimumOrder.amount),
             currencies: [b.deliveryFee.currency, b.minimumOrder.currency], legalAge: b.legalAge,
-            restrictedCategoryIDs: b.restrictedCategoryIds ?? [], requireIDCheck: b.requireIdCheck ?? false, signInToBrowse: b.signInToBrowse)
+            restrictedCategoryIDs: b.restrictedCategoryIds ?? [], requireIDCheck: b.requireIdCheck ?? false, signInToBrowse: b.signInToBrowse,
+            deliveryPostcodes: b.deliveryPostcodes ?? [], pricesIncludeVAT: b.pricesIncludeVat ?? true, vatRatePercent: b.vatRate ?? 0,
+            categoryVATRates: (b.categoryVatRates ?? []).map { ($0.categoryId, $0.rate) })
         let settings = try await CommerceSettingsService(db: req.db, services: services).update(store, with: draft)
         return .ok(.init(body: .json(CommerceMapping.settings(settings, currency: b.minimumOrder.currency.uppercased()))))
     }

@@ -26,9 +26,26 @@ final class CommerceSettings: Model, @unchecked Sendable {
     @Field(key: "restricted_category_ids") var restrictedCategoryList: String
     @Field(key: "require_id_check") var requireIDCheck: Bool
     @Field(key: "sign_in_to_browse") var signInToBrowse: Bool
+    /// Comma-separated postcodes (`Postcode.normalized`) the store delivers to; empty: within the radius.
+    @Field(key: "delivery_postcodes") var deliveryPostcodeList: String
+    @Field(key: "prices_include_vat") var pricesIncludeVAT: Bool
+    /// VAT in basis points (2500 = 25 %) for categories without a rate of their own.
+    @Field(key: "vat_rate_bp") var vatRateBasisPoints: Int
+    /// `id:basisPoints` pairs, comma-separated: a category's rate, for it and everything under it.
+    @Field(key: "category_vat_rates") var categoryVATRateList: String
     @Field(key: "updated_at") var updatedAt: Date
 
     init() {}
+
+    var deliveryPostcodes: [String] { deliveryPostcodeList.split(separator: ",").map(String.init) }
+
+    var categoryVATRates: [UUID: Int] {
+        Dictionary(categoryVATRateList.split(separator: ",").compactMap { pair -> (UUID, Int)? in
+            let parts = pair.split(separator: ":")
+            guard parts.count == 2, let id = UUID(uuidString: String(parts[0])), let bp = Int(parts[1]) else { return nil }
+            return (id, bp)
+        }, uniquingKeysWith: { first, _ in first })
+    }
 
     var restrictedCategoryIDs: [UUID] { restrictedCategoryList.split(separator: ",").compactMap { UUID(uuidString: String($0)) } }
 
@@ -55,6 +72,10 @@ final class CommerceSettings: Model, @unchecked Sendable {
         s.restrictedCategoryList = ""
         s.requireIDCheck = false
         s.signInToBrowse = false
+        s.deliveryPostcodeList = ""
+        s.pricesIncludeVAT = true
+        s.vatRateBasisPoints = 0
+        s.categoryVATRateList = ""
         s.updatedAt = now
         return s
     }

@@ -34,6 +34,10 @@ final class Order: Model, @unchecked Sendable {
     @OptionalField(key: "hold_until") var holdUntil: Date?
     @OptionalField(key: "delivery_address") var deliveryAddress: String?
     @OptionalField(key: "cancel_reason") var cancelReason: String?
+    /// Whether the prices (and so `subtotal` and `total`) included VAT; when not, `total` adds `vat_minor`.
+    @Field(key: "prices_include_vat") var pricesIncludeVAT: Bool
+    @Field(key: "vat_minor") var vatMinor: Int
+    @Field(key: "delivery_vat_rate_bp") var deliveryVATRateBasisPoints: Int
     /// It holds age-restricted goods and the store requires an ID check at handover.
     @Field(key: "needs_id_check") var needsIDCheck: Bool
     @Field(key: "id_checked") var idChecked: Bool
@@ -61,6 +65,8 @@ final class OrderLine: Model, @unchecked Sendable {
     @Field(key: "unit_price_minor") var unitPriceMinor: Int
     @Field(key: "quantity") var quantity: Int
     @Field(key: "position") var position: Int
+    /// The VAT rate it was sold at, in basis points (2500 = 25 %).
+    @Field(key: "vat_rate_bp") var vatRateBasisPoints: Int
 
     init() {}
 }

@@ -8,8 +8,9 @@ struct CheckoutRequest: Sendable, Equatable {
         var postalCode: String
         var city: String
         var phone: String?
-        var lat: Double
-        var lng: Double
+        /// Absent for an address a person typed; filled by the address search when a store needs them.
+        var lat: Double?
+        var lng: Double?
     }
 
     var fulfilment: Order.Fulfilment

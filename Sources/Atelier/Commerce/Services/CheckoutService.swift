@@ -15,9 +15,10 @@ struct CheckoutService {
     /// How long an unpaid card order keeps its stock.
     static let paymentWindow: TimeInterval = 30 * 60
 
-    func checkout(_ request: CheckoutRequest, by user: User) async throws -> [Order] {
+    func checkout(_ typed: CheckoutRequest, by user: User) async throws -> [Order] {
         let now = services.clock.now()
         let userID = try user.requireID()
+        let request = try await placingAddress(of: typed, for: userID)
         let result = try await services.writeTransaction(on: db) { tx in
             let cart = try await CartService(db: tx, services: services).cart(of: .user(userID), on: tx)
             if let cartID = cart?.id {
@@ -118,6 +119,24 @@ struct CheckoutService {
         }
     }
 
+    /// A typed delivery address placed on the map, when a store in the cart delivers within a radius
+    /// and the address came without coordinates. Outside the transaction: the address search is a
+    /// network call. One it cannot place stays without them (`checkOptions` refuses it, naming it).
+    private func placingAddress(of request: CheckoutRequest, for userID: UUID) async throws -> CheckoutRequest {
+        guard request.fulfilment == .delivery, var address = request.address, address.lat == nil,
+            let url = services.config.geocoderURL
+        else { return request }
+        let cart = try await CartService(db: db, services: services).cart(of: .user(userID), on: db)
+        let contents = try await CartContents.load(cart?.id, on: db)
+        guard contents.groups.contains(where: { $0.settings?.deliveryPostcodes.isEmpty ?? false }) else { return request }
+        guard let point = try await Geocoder(baseURL: url).place(street: address.street, postalCode: address.postalCode, city: address.city)
+        else { return request }
+        (address.lat, address.lng) = (point.lat, point.lng)
+        var placed = request
+        placed.address = address
+        return placed
+    }
+
     /// An order is in one currency: a store whose products in the cart are priced in several is refused.
     private func checkOneCurrencyPerStore(_ contents: CartContents) throws {
         for group in contents.groups where Set(group.lines.map(\.product.currency)).count > 1 {
@@ -143,7 +162,17 @@ struct CheckoutService {
         case .delivery:
             guard settings.deliveryEnabled else { throw Problem.invalid("fulfilment", "\(name) does not deliver") }
             let address = request.address!
-            let distance = Geo.distanceKm(lat1: group.store.lat, lng1: group.store.lng, lat2: address.lat, lng2: address.lng)
+            let postcodes = settings.deliveryPostcodes
+            if !postcodes.isEmpty {
+                guard let code = Postcode.normalized(address.postalCode), postcodes.contains(code) else {
+                    throw Problem.invalid("deliveryAddress.postalCode", "is not one \(name) delivers to")
+                }
+                break
+            }
+            guard let lat = address.lat, let lng = address.lng else {
+                throw Problem.invalid("deliveryAddress", "could not be found on the map: check the street, postcode and city")
+            }
+            let distance = Geo.distanceKm(lat1: group.store.lat, lng1: group.store.lng, lat2: lat, lng2: lng)
             if distance > settings.deliveryRadiusKm {
                 throw Problem.invalid(
                     "deliveryAddress", "is \(Int(distance.rounded())) km from \(name), which delivers within \(Int(settings.deliveryRadiusKm)) km")

@@ -26,6 +26,21 @@ struct CommerceSettingsService {
         var restrictedCategoryIDs: [String]
         var requireIDCheck: Bool
         var signInToBrowse: Bool
+        /// As typed; empty: the store delivers within `deliveryRadiusKm`.
+        var deliveryPostcodes: [String] = []
+        var pricesIncludeVAT = true
+        /// Percent, e.g. 25 or 12.5.
+        var vatRatePercent: Double = 0
+        var categoryVATRates: [(categoryID: String, percent: Double)] = []
+    }
+
+    static let maxPostcodes = 5000
+
+    /// A percentage as basis points, or nil when it is not one from 0 to 100 with at most two decimals.
+    static func basisPoints(_ percent: Double) -> Int? {
+        guard percent.isFinite, (0...100).contains(percent) else { return nil }
+        let bp = (percent * 100).rounded()
+        return abs(bp - percent * 100) < 1e-6 ? Int(bp) : nil
     }
 
     /// The store's settings, or the defaults (ordering off) when it never saved any.
@@ -57,9 +72,30 @@ struct CommerceSettingsService {
             categories.append(id)
         }
         if !categories.isEmpty, draft.legalAge == nil { errors.add("legalAge", "is needed when categories are restricted") }
+        var postcodes: [String] = []
+        for (index, raw) in draft.deliveryPostcodes.enumerated() {
+            guard let code = Postcode.normalized(raw) else { errors.add("deliveryPostcodes[\(index)]", "is not a postcode"); continue }
+            if !postcodes.contains(code) { postcodes.append(code) }
+        }
+        if postcodes.count > Self.maxPostcodes { errors.add("deliveryPostcodes", "may list at most \(Self.maxPostcodes) postcodes") }
+        let vatRate = Self.basisPoints(draft.vatRatePercent)
+        if vatRate == nil { errors.add("vatRate", "must be a percentage from 0 to 100 with at most two decimals") }
+        var categoryRates: [(UUID, Int)] = []
+        for (index, entry) in draft.categoryVATRates.enumerated() {
+            guard let id = UUID(uuidString: entry.categoryID) else { errors.add("categoryVatRates[\(index)].categoryId", "is not a category id"); continue }
+            guard let bp = Self.basisPoints(entry.percent) else {
+                errors.add("categoryVatRates[\(index)].rate", "must be a percentage from 0 to 100 with at most two decimals"); continue
+            }
+            if categoryRates.contains(where: { $0.0 == id }) { errors.add("categoryVatRates[\(index)].categoryId", "is listed twice"); continue }
+            categoryRates.append((id, bp))
+        }
         try errors.throwIfAny()
         let known = try await Category.query(on: db).filter(\.$id ~~ categories).count()
         if known != Set(categories).count { throw Problem.invalid("restrictedCategoryIds", "names a category that does not exist") }
+        let rated = categoryRates.map(\.0)
+        if try await Category.query(on: db).filter(\.$id ~~ rated).count() != rated.count {
+            throw Problem.invalid("categoryVatRates", "names a category that does not exist")
+        }
 
         let now = services.clock.now()
         let row = try await settings(of: store)
@@ -81,6 +117,10 @@ struct CommerceSettingsService {
         row.restrictedCategoryList = categories.map { $0.idString }.joined(separator: ",")
         row.requireIDCheck = draft.requireIDCheck
         row.signInToBrowse = draft.signInToBrowse
+        row.deliveryPostcodeList = postcodes.joined(separator: ",")
+        row.pricesIncludeVAT = draft.pricesIncludeVAT
+        row.vatRateBasisPoints = vatRate ?? 0
+        row.categoryVATRateList = categoryRates.map { "\($0.0.idString):\($0.1)" }.joined(separator: ",")
         row.updatedAt = now
         let storeID = try store.requireID()
         try await services.writeTransaction(on: db) { tx in

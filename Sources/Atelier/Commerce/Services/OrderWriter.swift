@@ -27,7 +27,16 @@ struct OrderWriter {
         order.discountMinor = discount?.amountMinor ?? 0
         order.discountCode = discount?.code.code
         order.deliveryFeeMinor = request.fulfilment == .delivery ? Self.deliveryFee(settings, subtotal: order.subtotalMinor) : 0
-        order.totalMinor = order.subtotalMinor - order.discountMinor + order.deliveryFeeMinor
+        let lineRates = try await Self.vatRates(of: group, settings: settings, on: tx)
+        let vat = VATBreakdown(
+            lines: zip(group.lines, lineRates).map { ($1, $0.unitPriceMinor * $0.line.quantity) }, discountMinor: order.discountMinor,
+            deliveryFeeMinor: order.deliveryFeeMinor, deliveryBasisPoints: settings.vatRateBasisPoints,
+            pricesIncludeVAT: settings.pricesIncludeVAT)
+        order.pricesIncludeVAT = settings.pricesIncludeVAT
+        order.deliveryVATRateBasisPoints = settings.vatRateBasisPoints
+        order.vatMinor = vat.vatMinor
+        // Prices without VAT: the VAT is added to what is paid.
+        order.totalMinor = order.subtotalMinor - order.discountMinor + order.deliveryFeeMinor + (settings.pricesIncludeVAT ? 0 : vat.vatMinor)
         switch (request.fulfilment, request.payment) {
         case (.reserve, _): order.holdUntil = now.addingTimeInterval(TimeInterval(settings.reserveHours) * 3600)
         case (_, .card): order.holdUntil = now.addingTimeInterval(CheckoutService.paymentWindow)
@@ -58,10 +67,23 @@ struct OrderWriter {
             row.unitPriceMinor = line.unitPriceMinor
             row.quantity = line.line.quantity
             row.position = position
+            row.vatRateBasisPoints = lineRates[position]
             try await row.create(on: tx)
         }
         try await OrderHistory.record(order, from: nil, by: userID, reason: nil, on: tx, now: now)
         return order
+    }
+
+    /// Each line's VAT rate: its category's own, else the nearest one above it with a rate, else the store's.
+    static func vatRates(of group: CartContents.Group, settings: CommerceSettings, on db: any Database) async throws -> [Int] {
+        let byCategory = settings.categoryVATRates
+        guard !byCategory.isEmpty else { return group.lines.map { _ in settings.vatRateBasisPoints } }
+        let categories = try await Category.query(on: db).filter(\.$id ~~ Set(group.lines.map(\.product.categoryID))).all()
+        let paths = Dictionary(uniqueKeysWithValues: categories.map { ($0.id!, $0.path) })
+        return group.lines.map { line in
+            let trail = paths[line.product.categoryID].map(CategoryService.ancestorIDs(path:)) ?? [line.product.categoryID]
+            return trail.reversed().lazy.compactMap { byCategory[$0] }.first ?? settings.vatRateBasisPoints
+        }
     }
 
     static func deliveryFee(_ settings: CommerceSettings, subtotal: Int) -> Int {

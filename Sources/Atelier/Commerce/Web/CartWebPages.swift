@@ -26,6 +26,24 @@ enum CartWebPages {
         var delivery: Bool
     }
 
+    /// What every store in the cart offers (one checkout places one order per store, all alike).
+    struct Offers: Encodable {
+        var pickup = true, reserve = true, delivery = true
+        var payAtStore = true, invoice = true, card = true
+
+        init(_ groups: [CartContents.Group], cardPayments: Bool) {
+            for group in groups {
+                let s = group.settings
+                pickup = pickup && (s?.pickupEnabled ?? false)
+                reserve = reserve && (s?.reserveEnabled ?? false)
+                delivery = delivery && (s?.deliveryEnabled ?? false)
+                payAtStore = payAtStore && (s?.payAtStore ?? false)
+                invoice = invoice && (s?.payByInvoice ?? false) && group.tradeCustomer
+                card = card && (s?.payByCard ?? false) && cardPayments
+            }
+        }
+    }
+
     struct Context: WebPageContext {
         var page: PageContext
         var groups: [Group]
@@ -35,6 +53,10 @@ enum CartWebPages {
         var priceChanged: Bool
         /// One checkout attempt per page view: submitting twice orders once.
         var attempt: String
+        var offers: Offers
+        /// The first fulfilment and payment offered, checked at first.
+        var fulfilment: String
+        var paymentMethod: String
     }
 
     static func register(_ web: any RoutesBuilder) {
@@ -52,11 +74,14 @@ enum CartWebPages {
         }
         let groups = contents.groups.map(group)
         let lines = contents.lines
+        let offers = Offers(contents.groups, cardPayments: req.atelier.payments != nil)
+        let fulfilment = offers.pickup ? "pickup" : offers.delivery ? "delivery" : "reserve"
+        let payment = offers.invoice ? "invoice" : offers.payAtStore && fulfilment != "delivery" ? "payAtStore" : offers.card ? "card" : "payAtStore"
         return try await req.renderPage("commerce/cart", Context(
             page: PageContext(req, title: "Cart"), groups: groups, totals: contents.totals.map { MoneyText.format($0.minor, $0.currency) },
             itemCount: contents.itemCount, hasIssues: lines.contains { !$0.issues.isEmpty },
             priceChanged: lines.contains { line in line.issues.contains { $0.kind == CartContents.IssueKind.priceChanged } },
-            attempt: UUID().idString))
+            attempt: UUID().idString, offers: offers, fulfilment: fulfilment, paymentMethod: payment))
     }
 
     private static func group(_ group: CartContents.Group) -> Group {
@@ -121,6 +146,11 @@ enum CartWebPages {
         var paymentMethod: String?
         var discountCode: String?
         var attempt: String?
+        var name: String?
+        var street: String?
+        var postalCode: String?
+        var city: String?
+        var phone: String?
     }
 
     static func checkout(_ req: Request) async throws -> Response {
@@ -132,7 +162,12 @@ enum CartWebPages {
         do {
             let request = try CheckoutRequest(
                 fulfilment: Order.Fulfilment(rawValue: form.fulfilment ?? "") ?? .pickup,
-                payment: Order.Payment(rawValue: form.paymentMethod ?? "") ?? .payAtStore, discountCode: form.discountCode, address: nil)
+                payment: Order.Payment(rawValue: form.paymentMethod ?? "") ?? .payAtStore, discountCode: form.discountCode,
+                address: form.fulfilment == Order.Fulfilment.delivery.rawValue
+                    ? .init(
+                        name: form.name ?? "", street: form.street ?? "", postalCode: form.postalCode ?? "", city: form.city ?? "",
+                        phone: form.phone?.nilIfEmpty, lat: nil, lng: nil)
+                    : nil)
             let orders = try await CheckoutService(db: req.db, services: req.atelier).checkout(request, by: user)
             let target = orders.count == 1 ? "/orders/\(orders[0].id!.idString)" : "/orders"
             req.session.data[attemptKey] = target

@@ -43,6 +43,23 @@ enum OrderWebPages {
         var history: [HistoryRow]
         var createdAt: String
         var canCancel: Bool
+        var vat: VATTable
+    }
+
+    /// Net, VAT and gross per rate and in all, as the receipt and the invoice print them.
+    struct VATTable: Encodable {
+        struct Row: Encodable { var rate: String; var net: String; var vat: String; var gross: String }
+        var pricesIncludeVAT: Bool
+        var rows: [Row]
+        var total: Row
+
+        init(_ breakdown: VATBreakdown, currency: String) {
+            let money = { (minor: Int) in MoneyText.format(minor, currency) }
+            let percent = { (bp: Int) in bp % 100 == 0 ? "\(bp / 100) %" : String(format: "%.2f %%", Double(bp) / 100) }
+            pricesIncludeVAT = breakdown.pricesIncludeVAT
+            rows = breakdown.rates.map { Row(rate: percent($0.basisPoints), net: money($0.netMinor), vat: money($0.vatMinor), gross: money($0.grossMinor)) }
+            total = Row(rate: "All", net: money(breakdown.netMinor), vat: money(breakdown.vatMinor), gross: money(breakdown.grossMinor))
+        }
     }
 
     static let labels: [Order.Status: String] = [
@@ -82,7 +99,8 @@ enum OrderWebPages {
                 customer: order.userID.flatMap { customers[$0] }.map { "\($0.displayName)\($0.email.map { " · \($0)" } ?? "")" },
                 needsIDCheck: order.needsIDCheck && !order.idChecked,
                 history: (events[order.id!] ?? []).map { HistoryRow(status: labels[Order.Status(rawValue: $0.toStatus) ?? .placed] ?? $0.toStatus, at: time($0.createdAt), reason: $0.reason) },
-                createdAt: time(order.createdAt), canCancel: [.pendingPayment, .placed].contains(order.state))
+                createdAt: time(order.createdAt), canCancel: [.pendingPayment, .placed].contains(order.state),
+                vat: VATTable(VATBreakdown(order, lines: lines[order.id!] ?? []), currency: order.currency))
         }
     }
 

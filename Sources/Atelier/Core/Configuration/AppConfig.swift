@@ -92,6 +92,10 @@ public struct AppConfig: Sendable {
     public var appLinks = AppLinks()
     /// Card payments through Stripe (commerce.md); off without a secret key.
     public var stripe = Stripe()
+    /// A Nominatim-compatible address search (`GEOCODER_URL`, e.g. https://nominatim.openstreetmap.org):
+    /// places a typed delivery address for stores that deliver within a radius. Off when unset: then
+    /// such stores need the address's coordinates, and those delivering by postcode need none.
+    public var geocoderURL: String?
     /// Push to iPhones through Apple's push service (notifications.md); off without a key.
     public var apns = APNs()
     /// Push to browsers (Web Push with VAPID); off without a key.
@@ -285,6 +289,7 @@ public struct AppConfig: Sendable {
         config.appLinks = AppLinks(
             appleAppStoreID: value("APPLE_APP_STORE_ID"), appleAppIDs: list("APPLE_APP_IDS"),
             androidPackage: value("ANDROID_APP_PACKAGE"), androidCertFingerprints: list("ANDROID_CERT_FINGERPRINTS"))
+        config.geocoderURL = value("GEOCODER_URL").map { $0.trimmingSuffix("/") }
         config.stripe = Stripe(
             secretKey: value("STRIPE_SECRET_KEY"), webhookSecret: value("STRIPE_WEBHOOK_SECRET"),
             apiBase: (value("STRIPE_API_BASE") ?? "https://api.stripe.com").trimmingSuffix("/"), publishableKey: value("STRIPE_PUBLISHABLE_KEY"))

@@ -121,5 +121,7 @@ enum Migrations {
         app.migrations.add(CreateInviteLinks())
         app.migrations.add(CreateSitePages())
         app.migrations.add(CreateStoreApplications())
+        app.migrations.add(AddCategoryDescriptionAndImage())
+        app.migrations.add(AddDeliveryPostcodesAndVAT())
     }
 }

@@ -30,6 +30,12 @@ public final class AtelierServices: Sendable {
     let searchCache: SearchResultCache?
     /// Signed-out answers of public catalogue reads, at most 32 MB of bodies; nil when `PUBLIC_LIST_CACHE_SECONDS` is 0.
     let publicListCache: GenerationCache<PublicListCacheMiddleware.Answer>?
+    /// What a signed-in person did with catalogue things, as the domains above the catalogue keep it.
+    let catalogViewerParts = CatalogViewer.Parts(
+        products: [DiscoveryViewerParts.likes, DiscoveryViewerParts.boards, CartViewerPart.quantities],
+        follows: DiscoveryViewerParts.follows)
+    /// The sign-in-to-browse stores, for the visibility of each caller's lists (`StoreVisibility`).
+    let membersOnlyStores = MembersOnlyStores()
     /// Likes and unlikes, written in batches (group commit).
     let likeWrites = LikeGroupCommit()
     /// Wakes the wardrobe image queue (cut-outs, outfit renders) when work is committed.
@@ -103,6 +109,7 @@ public final class AtelierServices: Sendable {
     func invalidateCatalogCaches() {
         searchCache?.invalidate()
         publicListCache?.invalidate()
+        membersOnlyStores.invalidate()
     }
 
     /// While the bus does not hear the other instances (its connection is being made again), a

@@ -16,6 +16,7 @@ enum WebRoutes {
         PortalRoutes.register(web)
         CartWebPages.register(web)
         OrderWebPages.register(web)
+        TradeApplicationPage.register(web)
         ProductShopBox.register(web)
         AdminCatalogPages.register(web)
         DiscoveryWebRoutes.register(web)

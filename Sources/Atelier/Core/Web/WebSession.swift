@@ -92,6 +92,7 @@ struct CSRFMiddleware: AsyncMiddleware {
     static func takesPhotos(_ path: String) -> Bool {
         path.hasPrefix("/portal/") || ["/ootd", "/settings/picture", "/closet/photos"].contains(path)
             || (path.hasPrefix("/moments/") && path.hasSuffix("/photos"))
+            || (path.hasPrefix("/admin/categories/") && path.hasSuffix("/describe"))
     }
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {

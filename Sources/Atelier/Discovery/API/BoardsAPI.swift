@@ -71,15 +71,18 @@ extension APIHandler {
         return (req, service, try await service.owned(try CatalogParameters.id(rawID, "board"), by: user))
     }
 
-    /// Boards with their cover: the first photo of the most recently pinned product.
+    /// Boards with their cover (the first photo of the most recently pinned product) and, for a
+    /// signed-in caller, whether each is theirs.
     private func boardBodies(_ summaries: [BoardService.Summary], _ req: Request) async throws -> [Components.Schemas.Board] {
         let mediaService = MediaService(db: req.db, services: services)
+        let callerID = try await req.optionalCaller()?.user.id
         return summaries.map { summary in
             .init(
                 id: summary.board.id!.idString, name: summary.board.name, isPublic: summary.board.isPublic, itemCount: summary.itemCount,
                 cover: summary.cover.map { .init($0, service: mediaService) },
                 webUrl: "\(services.config.publicBaseURL)/boards/\(summary.board.id!.idString)",
-                createdAt: summary.board.createdAt)
+                createdAt: summary.board.createdAt,
+                viewer: callerID.map { .init(owner: summary.board.userID == $0) })
         }
     }
 }

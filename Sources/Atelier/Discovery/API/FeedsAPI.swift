@@ -24,16 +24,18 @@ extension APIHandler {
     {
         let req = try request()
         let user = try await req.requireCaller().user
+        let visibility = try await req.storeVisibility(for: user)
         let (filters, page) = try await req.reading { db in
             let filters = try await FeedFilters.resolve(kind, for: user, overriding: overrides, db: db)
-            let page = try await FeedService(db: db, services: services).page(kind, for: user, filters: filters, asOf: asOf, cursor: cursor, limit: limit)
+            let page = try await FeedService(db: db, services: services)
+                .page(kind, for: user, filters: filters, asOf: asOf, cursor: cursor, limit: limit, visibility: visibility)
             return (filters, page)
         }
         var origin: Components.Schemas.ProductCard.Origin?
         if case .radius(let lat, let lng, _) = filters.place { origin = .init(lat: lat, lng: lng) }
         let applied = filters.shopping?.filters ?? []
         return .init(
-            items: productCards(cards: page.items, req, from: origin), nextCursor: page.nextCursor, asOf: page.asOf,
+            items: try await productCards(cards: page.items, req, from: origin), nextCursor: page.nextCursor, asOf: page.asOf,
             appliedPreferences: applied.isEmpty ? nil : applied.compactMap { .init(rawValue: $0.rawValue) })
     }
 }

@@ -11,9 +11,10 @@ extension APIHandler {
         let (stores, brands) = try await FollowService(db: req.db, services: services).following(user)
         let searches = try await SavedSearchService(db: req.db, services: services).list(of: user)
         let images = try await CatalogImages.load(stores: stores, brands: brands, media: MediaService(db: req.db, services: services))
+        var brandBodies = brands.map { Components.Schemas.Brand($0, images: images) }
+        try await addViewerState(to: &brandBodies, req)
         return .ok(.init(body: .json(.init(
-            searches: searches.map(savedSearchBody), stores: stores.map { storeBody($0, images) },
-            brands: brands.map { .init($0, images: images) }))))
+            searches: searches.map(savedSearchBody), stores: try await storeBodies(stores, images, req), brands: brandBodies))))
     }
 
     func followStore(_ input: Operations.FollowStore.Input) async throws -> Operations.FollowStore.Output {

@@ -21,14 +21,15 @@ extension APIHandler {
         let caller = try await req.optionalCaller()
         let preferences = try await ShoppingPreferences.applying(for: caller?.user.id, requested: q.preferences, db: req.db)
         let applied = preferences?.fill(&query) ?? []
+        let visibility = try await req.storeVisibility(for: caller?.user)
         let results = try await req.reading { db in
-            try await ProductSearch(req, db: db).run(query, cursor: q.cursor, limit: q.limit)
+            try await ProductSearch(req, db: db, visibility: visibility).run(query, cursor: q.cursor, limit: q.limit)
         }
         func counts(_ facets: [ProductSearch.Facet]) -> [Components.Schemas.FacetCount] {
             facets.map { .init(value: $0.value, label: $0.label, count: $0.count) }
         }
         return .ok(.init(body: .json(.init(
-            items: productCards(cards: results.items, req, from: query.near.map { .init(lat: $0.lat, lng: $0.lng) }), nextCursor: results.nextCursor, total: results.total,
+            items: try await productCards(cards: results.items, req, from: query.near.map { .init(lat: $0.lat, lng: $0.lng) }), nextCursor: results.nextCursor, total: results.total,
             sort: .init(rawValue: results.sort.rawValue)!,
             facets: .init(
                 categories: counts(results.facets.categories), brands: counts(results.facets.brands),
@@ -41,7 +42,8 @@ extension APIHandler {
         var errors = FieldErrors()
         let categoryID = SearchParameters.ids(input.query.categoryId.map { [$0] }, "categoryId", into: &errors).first
         try errors.throwIfAny()
-        let result = try await SearchSuggestions(db: req.db).suggest(text: input.query.q, categoryID: categoryID)
+        let visibility = try await req.storeVisibility(for: req.optionalCaller()?.user)
+        let result = try await SearchSuggestions(db: req.db, visibility: visibility).suggest(text: input.query.q, categoryID: categoryID)
         func bodies(_ list: [SearchSuggestions.Suggestion]) -> [Components.Schemas.Suggestion] {
             list.map { .init(id: $0.id.idString, label: $0.label, detail: $0.detail) }
         }
@@ -53,11 +55,13 @@ extension APIHandler {
     func searchStores(_ input: Operations.SearchStores.Input) async throws -> Operations.SearchStores.Output {
         let req = try request()
         let q = input.query
-        let hits = try await StoreSearch(db: req.db, services: services)
+        let visibility = try await req.storeVisibility(for: req.optionalCaller()?.user)
+        let hits = try await StoreSearch(db: req.db, services: services, visibility: visibility)
             .search(.init(text: q.q, city: q.city, lat: q.lat, lng: q.lng, radiusKm: q.radiusKm, limit: q.limit))
         let images = try await CatalogImages.load(stores: hits.map(\.store), media: MediaService(db: req.db, services: services))
-        return .ok(.init(body: .json(.init(items: hits.map {
-            .init(store: storeBody($0.store, images), distanceMeters: $0.distanceMeters, openNow: $0.openNow)
+        let stores = try await storeBodies(hits.map(\.store), images, req)
+        return .ok(.init(body: .json(.init(items: zip(hits, stores).map {
+            .init(store: $1, distanceMeters: $0.distanceMeters, openNow: $0.openNow)
         }))))
     }
 }

@@ -23,6 +23,6 @@ extension APIHandler {
         }
         let cards = try await ProductCardReader(db: req.db).cards(ids: ranked.map(\.id))
         return .ok(.init(body: .json(.init(
-            items: productCards(cards: cards, req), since: now.addingTimeInterval(-TrendingProducts.window)))))
+            items: try await productCards(cards: cards, req), since: now.addingTimeInterval(-TrendingProducts.window)))))
     }
 }

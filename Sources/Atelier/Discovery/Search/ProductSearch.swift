@@ -33,16 +33,18 @@ struct ProductSearch {
     /// Where ranked pages are kept for a while (the API and web search pass the app's).
     var cache: SearchResultCache?
     var now: Date = Date()
+    /// The stores the searcher may see (a wholesaler's approved customers see its products too).
+    var visibility: StoreVisibility = .publicOnly
 
     var sql: any SQLDatabase { db as! any SQLDatabase }
-    var conditions: SearchConditions { SearchConditions(dialect: sql.dialect.name) }
+    var conditions: SearchConditions { SearchConditions(dialect: sql.dialect.name, visibility: visibility) }
 
     func run(_ rawQuery: ProductSearchQuery, cursor rawCursor: String?, limit: Int?, facets wantFacets: Bool = true) async throws -> Results {
         let query = try rawQuery.validated()
         let page = try PageRequest(limit: limit, cursor: nil)
         let sort = query.effectiveSort
         let cursor = try rawCursor.map { try SearchCursor.decode($0, for: sort) }
-        let key = "\(query)|\(rawCursor ?? "")|\(page.limit)|\(wantFacets)"
+        let key = "\(query)|\(rawCursor ?? "")|\(page.limit)|\(wantFacets)|\(visibility)"
         let ranked: RankedSearchPage
         if let cached = cache?.value(for: key, now: now) {
             ranked = cached
@@ -52,7 +54,9 @@ struct ProductSearch {
             cache?.store(ranked, for: key, generation: generation, now: now)
         }
         // Read fresh: a product hidden since the page was ranked is left out.
-        let items = try await ProductCardReader(db: db).cards(ids: ranked.ids).filter { $0.isActive && $0.store.isPublic }
+        let items = try await ProductCardReader(db: db).cards(ids: ranked.ids).filter {
+            $0.isActive && visibility.admits(storeID: $0.store.id, isActive: $0.store.isActive, membersOnly: $0.store.membersOnly)
+        }
         return Results(items: items, nextCursor: ranked.nextCursor, total: ranked.total, facets: ranked.facets, sort: sort)
     }
 
@@ -163,7 +167,7 @@ struct ProductSearch {
             resolved.categoryPaths = found.map(\.path)
         }
         if let near = query.near {
-            let stores = try await StoreLocations(db: db).activeStoreIDs(within: near.radiusKm, ofLat: near.lat, lng: near.lng)
+            let stores = try await StoreLocations(db: db, visibility: visibility).activeStoreIDs(within: near.radiusKm, ofLat: near.lat, lng: near.lng)
             if stores.isEmpty { return nil }
             resolved.placeStoreIDs = stores
         }

@@ -7,6 +7,8 @@ import SQLKit
 /// following feed are built from them.
 struct SearchConditions {
     let dialect: String
+    /// The stores the searcher may see.
+    var visibility: StoreVisibility = .publicOnly
     var isPostgres: Bool { dialect == "postgresql" }
 
     /// `p.store_id` for a membership test that must not pick the index. SQLite's planner otherwise
@@ -105,7 +107,7 @@ struct SearchConditions {
         if let placeStoreIDs {
             sql += " AND \(unsafeRaw: storeColumn) IN (\(binds: placeStoreIDs))"
         } else {
-            sql += " AND \(unsafeRaw: storeColumn) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE \(Store.isPublicSQL()))"
+            sql += " AND \(unsafeRaw: storeColumn) IN (SELECT s.id FROM \(ident: Store.schema) s WHERE \(visibility.sql()))"
         }
         if !categoryPaths.isEmpty {
             sql += " AND p.category_id IN (SELECT c.id FROM \(ident: Category.schema) c WHERE \(subtrees(categoryPaths)))"
@@ -123,7 +125,7 @@ struct SearchConditions {
         if let placeStoreIDs {
             sql += Self.facetNumbers(of: placeStoreIDs)
         } else {
-            sql += "(SELECT n.no FROM search_facet_numbers n JOIN \(ident: Store.schema) s ON s.id = n.id WHERE \(Store.isPublicSQL()))"
+            sql += "(SELECT n.no FROM search_facet_numbers n JOIN \(ident: Store.schema) s ON s.id = n.id WHERE \(visibility.sql()))"
         }
         if !categoryPaths.isEmpty {
             sql += """

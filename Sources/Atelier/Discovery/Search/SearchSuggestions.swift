@@ -22,6 +22,8 @@ struct SearchSuggestions {
 
     static let limit = 6
     let db: any Database
+    /// The stores the caller may see.
+    var visibility: StoreVisibility = .publicOnly
 
     func suggest(text: String?, categoryID: UUID?) async throws -> Result {
         if let text, text.count > 100 { throw Problem.invalid("q", "must be at most 100 characters") }
@@ -35,8 +37,9 @@ struct SearchSuggestions {
 
         let brands = try await Brand.query(on: db).filter(\.$status == Brand.Status.approved.rawValue).field(\.$id).field(\.$name).all()
         result.brands = match.best(brands, limit: Self.limit, name: \.name).map { Suggestion(id: $0.id!, label: $0.name, detail: "") }
-        let stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue).filter(\.$membersOnly == false)
-            .field(\.$id).field(\.$name).field(\.$city).all()
+        let stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue)
+            .field(\.$id).field(\.$name).field(\.$city).field(\.$membersOnly).all()
+            .filter { visibility.admits(storeID: $0.id!, isActive: true, membersOnly: $0.membersOnly) }
         result.stores = match.best(stores, limit: Self.limit, name: \.name).map { Suggestion(id: $0.id!, label: $0.name, detail: $0.city) }
         let categories = try await Category.query(on: db).all()
         result.categories = match.best(categories, limit: Self.limit, name: \.name).map { category in
@@ -52,7 +55,7 @@ struct SearchSuggestions {
             SELECT c.path AS path, COUNT(*) AS n FROM \(ident: Product.schema) p
             JOIN \(ident: Category.schema) c ON c.id = p.category_id
             WHERE p.status = \(bind: Product.Status.active.rawValue)
-            AND p.store_id IN (SELECT s.id FROM \(ident: Store.schema) s WHERE \(Store.isPublicSQL()))
+            AND p.store_id IN (SELECT s.id FROM \(ident: Store.schema) s WHERE \(visibility.sql()))
             AND c.path > \(bind: category.path) AND c.path < \(bind: Category.subtreeEnd(category.path))
             GROUP BY c.path
             """).all()

@@ -20,6 +20,8 @@ struct StoreSearch {
 
     let db: any Database
     let services: AtelierServices
+    /// The stores the caller may see.
+    var visibility: StoreVisibility = .publicOnly
 
     func search(_ request: Request) async throws -> [Hit] {
         var errors = FieldErrors()
@@ -33,7 +35,8 @@ struct StoreSearch {
         if !(1...PageRequest.maxLimit).contains(limit) { errors.add("limit", "must be between 1 and \(PageRequest.maxLimit)") }
         try errors.throwIfAny()
 
-        var stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue).filter(\.$membersOnly == false).all()
+        var stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue).all()
+            .filter { visibility.admits(storeID: $0.id!, isActive: true, membersOnly: $0.membersOnly) }
         if let city = request.city?.trimmingCharacters(in: .whitespaces), !city.isEmpty {
             let wanted = TextMatch.fold(city)
             stores = stores.filter { TextMatch.fold($0.city) == wanted }

@@ -19,6 +19,8 @@ struct FeedQuery {
     var shopping: ProductSearchQuery?
     var cursor: FeedCursor?
     var limit: Int
+    /// The stores the shopper may see (when there is no place filter; `nearbyStores` are visible ones).
+    var visibility: StoreVisibility = .publicOnly
 
     var statement: SQLQueryString {
         var query: SQLQueryString = """
@@ -38,7 +40,7 @@ struct FeedQuery {
             query.appendInterpolation(unsafeRaw: ")")
         } else {
             query.appendInterpolation(unsafeRaw: "\nAND \(storeColumn) IN (SELECT s.id FROM \(Store.schema) s WHERE ")
-            query.appendInterpolation(Store.isPublicSQL())
+            query.appendInterpolation(visibility.sql())
             query.appendInterpolation(unsafeRaw: ")")
         }
         switch kind {

@@ -17,9 +17,10 @@ struct FeedService {
     let db: any Database
     let services: AtelierServices
 
-    func page(_ kind: Kind, for user: User, filters: FeedFilters, asOf requestedAsOf: Date?, cursor rawCursor: String?, limit: Int?)
-        async throws -> FeedPage
-    {
+    func page(
+        _ kind: Kind, for user: User, filters: FeedFilters, asOf requestedAsOf: Date?, cursor rawCursor: String?, limit: Int?,
+        visibility: StoreVisibility = .publicOnly
+    ) async throws -> FeedPage {
         let page = try PageRequest(limit: limit, cursor: nil)
         let cursor = try rawCursor.map(FeedCursor.decode)
         if let cursor, let redrawn = try await FeedSortKeyRedraw(db: db, services: services).latest(), redrawn > cursor.asOf {
@@ -37,14 +38,14 @@ struct FeedService {
         if kind == .following, storeIDs.isEmpty, brandIDs.isEmpty, savedSearches.isEmpty {
             return FeedPage(items: [], nextCursor: nil, asOf: asOf)
         }
-        let nearby = try await storesInPlace(filters.place)
+        let nearby = try await storesInPlace(filters.place, visibility: visibility)
         if let nearby, nearby.isEmpty { return FeedPage(items: [], nextCursor: nil, asOf: asOf) }
 
         let query = FeedQuery(
             kind: kind, dialect: (db as! any SQLDatabase).dialect.name, asOf: asOf, followedStores: storeIDs, followedBrands: brandIDs,
             savedSearches: savedSearches, nearbyStores: nearby, genders: filters.productGenders,
             uploadedSince: filters.uploadedSince(now: now, timeZone: TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!),
-            shopping: filters.shopping?.query, cursor: cursor, limit: page.limit
+            shopping: filters.shopping?.query, cursor: cursor, limit: page.limit, visibility: visibility
         ).statement
         let rows = try await (db as! any SQLDatabase).raw(query).all()
         let keys = try rows.map { (id: try $0.decode(column: "id", as: UUID.self), key: try $0.decode(column: "feed_sort_key", as: Double.self)) }
@@ -57,8 +58,8 @@ struct FeedService {
     }
 
     /// The active stores within the place, or nil when there is no place filter.
-    private func storesInPlace(_ place: FeedFilters.Place?) async throws -> [UUID]? {
-        let locations = StoreLocations(db: db)
+    private func storesInPlace(_ place: FeedFilters.Place?, visibility: StoreVisibility) async throws -> [UUID]? {
+        let locations = StoreLocations(db: db, visibility: visibility)
         switch place {
         case nil: return nil
         case .radius(let lat, let lng, let km): return try await locations.activeStoreIDs(within: Double(km), ofLat: lat, lng: lng)

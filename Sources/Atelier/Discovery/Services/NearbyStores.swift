@@ -13,6 +13,8 @@ struct NearbyStores {
 
     let db: any Database
     let services: AtelierServices
+    /// The stores the caller may see.
+    var visibility: StoreVisibility = .publicOnly
 
     func around(lat: Double, lng: Double, radiusKm: Int, openOnly: Bool, limit: Int) async throws -> [Entry] {
         var errors = FieldErrors()
@@ -21,7 +23,8 @@ struct NearbyStores {
         if !(1...PageRequest.maxLimit).contains(limit) { errors.add("limit", "must be between 1 and \(PageRequest.maxLimit)") }
         try errors.throwIfAny()
         let now = services.clock.now()
-        let stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue).filter(\.$membersOnly == false).all()
+        let stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue).all()
+            .filter { visibility.admits(storeID: $0.id!, isActive: true, membersOnly: $0.membersOnly) }
         return stores
             .map { store in
                 let km = Geo.distanceKm(lat1: lat, lng1: lng, lat2: store.lat, lng2: store.lng)

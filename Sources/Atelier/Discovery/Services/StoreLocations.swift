@@ -7,6 +7,8 @@ import SQLKit
 /// every feed and search request, and decoding hundreds of full models cost more than the query.
 struct StoreLocations {
     let db: any Database
+    /// The stores the caller may see.
+    var visibility: StoreVisibility = .publicOnly
 
     fileprivate struct Location {
         var id: UUID
@@ -29,7 +31,7 @@ struct StoreLocations {
         let sql = db as! any SQLDatabase
         let textUUIDs = FastColumns.textUUIDs(on: sql)
         return try await sql.raw("""
-            SELECT id, lat, lng, city FROM \(ident: Store.schema) WHERE \(Store.isPublicSQL(nil))
+            SELECT id, lat, lng, city FROM \(ident: Store.schema) WHERE \(visibility.sql(nil))
             """).all().map { raw in
             let row = FastColumns(raw, textUUIDs: textUUIDs)
             return Location(id: try row.uuid("id"), lat: try row.value("lat"), lng: try row.value("lng"), city: try row.value("city"))

@@ -72,10 +72,12 @@ enum DiscoveryWebRoutes {
         let preferences = req.query[String.self, at: "preferences"].map { $0 == "true" || $0 == "on" }
         let cursor = req.query[String.self, at: "cursor"]
         let filters: FeedFilters, page: FeedService.FeedPage
+        let visibility = try await req.storeVisibility(for: user)
         do {
             (filters, page) = try await req.reading { db in
                 let filters = try await FeedFilters.resolve(kind, for: user, overriding: .init(preferences: preferences), db: db)
-                return (filters, try await FeedService(db: db, services: req.atelier).page(kind, for: user, filters: filters, asOf: nil, cursor: cursor, limit: 24))
+                return (filters, try await FeedService(db: db, services: req.atelier)
+                    .page(kind, for: user, filters: filters, asOf: nil, cursor: cursor, limit: 24, visibility: visibility))
             }
         } catch let problem as Problem where cursor != nil && problem.status == .conflict {
             Flash.set("info", "The feed was reshuffled since that page was loaded; here it is from the top.", on: req)

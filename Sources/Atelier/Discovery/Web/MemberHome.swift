@@ -34,10 +34,11 @@ enum MemberHome {
 
     static func render(_ req: Request, user: User) async throws -> View {
         let userID = try user.requireID()
+        let visibility = try await req.storeVisibility(for: user)
         let (filters, feed) = try await req.reading { db in
             let filters = try await FeedFilters.resolve(.following, for: user, overriding: .init(preferences: nil), db: db)
             return (filters, try await FeedService(db: db, services: req.atelier)
-                .page(.following, for: user, filters: filters, asOf: nil, cursor: nil, limit: feedSize))
+                .page(.following, for: user, filters: filters, asOf: nil, cursor: nil, limit: feedSize, visibility: visibility))
         }
         let media = MediaService(db: req.db, services: req.atelier)
         let ootd = try await PostFeed(db: req.db, services: req.atelier).friends(of: user, page: PageRequest(limit: 1, cursor: nil))

@@ -70,8 +70,9 @@ enum SearchPage {
         let filled = try await ShoppingPreferences.applying(for: user?.id, requested: choice, db: req.db)?.fill(&held) ?? []
         let cursor = req.query[String.self, at: "cursor"]
         let searched = held
+        let visibility = try await req.storeVisibility(for: user)
         let results = try await req.reading { db in
-            try await ProductSearch(req, db: db).run(searched, cursor: cursor, limit: 24)
+            try await ProductSearch(req, db: db, visibility: visibility).run(searched, cursor: cursor, limit: 24)
         }
         let cards = PublicCatalogPages.productCards(cards: results.items, media: MediaService(db: req.db, services: req.atelier))
         func options(_ facets: [ProductSearch.Facet], selected: [String]) -> [Option] {

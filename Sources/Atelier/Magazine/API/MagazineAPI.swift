@@ -24,9 +24,13 @@ extension APIHandler {
         let article = try await catalog.article(try CatalogParameters.id(input.path.articleId, "article"), lang: lang)
         let media = try await magazineMedia([article.article.leadMediaID].compactMap { $0 }, req)
         var body = Components.Schemas.MagazineArticle(article, media: media)
-        // One article: with its average rating (and the caller's stars when signed in).
-        body.rating = .init(try await MagazineReaders(db: req.db, services: services)
-            .rating(of: article.article.requireID(), viewer: try await req.optionalCaller()?.user.id))
+        // One article: with its average rating (and the caller's stars and bookmark when signed in).
+        let readers = MagazineReaders(db: req.db, services: services)
+        let callerID = try await req.optionalCaller()?.user.id
+        body.rating = .init(try await readers.rating(of: article.article.requireID(), viewer: callerID))
+        if let callerID {
+            body.viewer = .init(bookmarked: try await readers.hasBookmarked(article.article.requireID(), userID: callerID))
+        }
         return .ok(.init(body: .json(body)))
     }
 

@@ -44,6 +44,10 @@ struct MagazineReaders {
         try await MagazineBookmark.query(on: db).filter(\.$userID == userID).filter(\.$articleID == articleID).delete()
     }
 
+    func hasBookmarked(_ articleID: UUID, userID: UUID) async throws -> Bool {
+        try await MagazineBookmark.query(on: db).filter(\.$userID == userID).filter(\.$articleID == articleID).count() > 0
+    }
+
     /// The reader's bookmarked articles that are still visible, newest bookmark first.
     func bookmarks(of userID: UUID, page: PageRequest) async throws -> (Page<MagazineBookmark>, [MagazineArticle]) {
         let rows = try await MagazineBookmark.query(on: db).filter(\.$userID == userID).newestFirst(page).all()
