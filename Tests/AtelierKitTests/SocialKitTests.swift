@@ -82,4 +82,20 @@ struct SocialKitTests {
             #expect(nearby.isEmpty)
         }
     }
+
+    @Test("trending posts: signed out is signedOut; signed in, the circle's most reacted posts (none yet)")
+    func trendingPosts() async throws {
+        try await LiveServer.with { server in
+            let visitor = AtelierSession(baseURL: server.baseURL)
+            await #expect {
+                _ = try await Trending(session: visitor).posts()
+            } throws: { error in
+                guard case AtelierError.signedOut = error else { return false }
+                return true
+            }
+            let ana = AtelierSession(baseURL: server.baseURL)
+            try await ana.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Ana Kit")
+            #expect(try await Trending(session: ana).posts(limit: 5).isEmpty)
+        }
+    }
 }

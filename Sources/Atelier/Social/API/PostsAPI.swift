@@ -66,6 +66,16 @@ extension APIHandler {
             items: try await postBodies(recap.posts, viewer: user, req)))))
     }
 
+    func listTrendingPosts(_ input: Operations.ListTrendingPosts.Input) async throws -> Operations.ListTrendingPosts.Output {
+        let req = try request()
+        let user = try await req.requireCaller().user
+        let limit = input.query.limit ?? 20
+        guard (1...50).contains(limit) else { throw Problem.invalid("limit", "must be 1 to 50") }
+        let posts = try await PostFeed(db: req.db, services: services).trending(for: user, limit: limit)
+        return .ok(.init(body: .json(.init(
+            items: try await postBodies(posts, viewer: user, req), since: services.clock.now().addingTimeInterval(-PostFeed.trendingWindow)))))
+    }
+
     func postBodies(_ posts: [Post], viewer: User, _ req: Request) async throws -> [Components.Schemas.Post] {
         let views = try await PostViews(db: req.db, services: services).views(posts, viewer: viewer.requireID())
         let media = MediaService(db: req.db, services: services)

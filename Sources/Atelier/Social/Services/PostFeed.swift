@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import SQLKit
 
 /// Lists of posts: the friends feed with its "post yours first" gate, my posts, one day of mine,
 /// and the recap of a month or a year.
@@ -76,6 +77,31 @@ struct PostFeed {
     }
 
     /// The viewer's friends whose accounts are not suspended.
+    /// Trending in the person's circle (issue 51): the posts they may see now (their own and their
+    /// friends', with the same gate as the feed) with the most reactions in the last seven days, most
+    /// first. Posts are for friends only, so "near" is the circle, not a place.
+    func trending(for viewer: User, limit: Int) async throws -> [Post] {
+        let viewerID = try viewer.requireID()
+        let now = services.clock.now()
+        let today = LocalDay(now, in: LocalDay.zone(viewer.timeZone))
+        let postedToday = try await Post.query(on: db).filter(\.$authorID == viewerID).filter(\.$day == today.description).count() > 0
+        let authors = try await activeFriends(of: viewerID) + [viewerID]
+        let sql = db as! any SQLDatabase
+        var gate: SQLQueryString = ""
+        if !postedToday { gate = " AND (p.author_id = \(bind: viewerID) OR p.day < \(bind: today.description))" }
+        let rows = try await sql.raw("""
+            SELECT p.id AS id, COUNT(*) AS n FROM \(ident: PostReaction.schema) r JOIN \(ident: Post.schema) p ON p.id = r.post_id
+            WHERE r.created_at >= \(bind: now.addingTimeInterval(-Self.trendingWindow)) AND p.hidden_at IS NULL
+              AND p.author_id IN (\(binds: authors))\(gate)
+            GROUP BY p.id ORDER BY n DESC, p.id DESC LIMIT \(bind: limit)
+            """).all()
+        let ids = try rows.map { try $0.decode(column: "id", as: UUID.self) }
+        let posts = try await Post.query(on: db).filter(\.$id ~~ ids).all()
+        return posts.inOrder(of: ids) { $0.id! }
+    }
+
+    static let trendingWindow: TimeInterval = 7 * 24 * 3600
+
     private func activeFriends(of userID: UUID) async throws -> [UUID] {
         let ids = try await SocialGraph(db: db).friendIDs(of: userID)
         guard !ids.isEmpty else { return [] }

@@ -41,6 +41,8 @@ enum PostWebPages {
         var postedToday: Bool
         var hiddenToday: Int
         var nextCursor: String?
+        /// The most reacted posts of the week in the person's circle (first page only).
+        var trending: [PostCard]
     }
 
     struct PostPage: WebPageContext {
@@ -64,12 +66,14 @@ enum PostWebPages {
 
     static func feedPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
-        let feed = try await PostFeed(db: req.db, services: req.atelier)
-            .friends(of: user, page: PageRequest(limit: 12, cursor: req.query[String.self, at: "cursor"]))
+        let posts = PostFeed(db: req.db, services: req.atelier)
+        let cursor = req.query[String.self, at: "cursor"]
+        let feed = try await posts.friends(of: user, page: PageRequest(limit: 12, cursor: cursor))
+        let trending = cursor == nil ? try await posts.trending(for: user, limit: 3) : []
         return try await req.renderPage("social/ootd", FeedPage(
             page: PageContext(req, title: "Outfit of the day"), posts: try await cards(feed.posts.items, viewer: user, req: req),
             today: feed.today.description, postedToday: feed.postedToday, hiddenToday: feed.hiddenToday,
-            nextCursor: feed.posts.nextCursor))
+            nextCursor: feed.posts.nextCursor, trending: try await cards(trending, viewer: user, req: req)))
     }
 
     /// The composer: the photo goes through the media pipeline (private), then becomes the post.
