@@ -19,6 +19,7 @@ enum PortalRoutes {
         PortalImportPage.register(store)
         PortalOrderPages.register(store)
         PortalShopPages.register(store)
+        PortalSellingPage.register(store)
     }
 
     /// What every portal page shows: the store, the caller's role, the other stores to switch to.

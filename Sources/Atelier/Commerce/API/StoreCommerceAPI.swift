@@ -88,6 +88,6 @@ extension APIHandler {
 
     /// The currency the store prices in (its newest product's), for settings shown before any were saved.
     private func storeCurrency(_ store: Store, _ db: any Database) async throws -> String {
-        try await Product.query(on: db).filter(\.$store.$id == store.requireID()).sort(\.$id, .descending).first()?.currency ?? "SEK"
+        try await CommerceSettingsService.currency(of: store, on: db)
     }
 }

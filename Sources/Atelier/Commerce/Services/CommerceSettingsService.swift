@@ -36,6 +36,11 @@ struct CommerceSettingsService {
 
     static let maxPostcodes = 5000
 
+    /// The currency the store's money settings are shown in: that of its newest product (SEK without one).
+    static func currency(of store: Store, on db: any Database) async throws -> String {
+        try await Product.query(on: db).filter(\.$store.$id == store.requireID()).sort(\.$id, .descending).first()?.currency ?? "SEK"
+    }
+
     /// A percentage as basis points, or nil when it is not one from 0 to 100 with at most two decimals.
     static func basisPoints(_ percent: Double) -> Int? {
         guard percent.isFinite, (0...100).contains(percent) else { return nil }
