@@ -65,6 +65,13 @@ struct WholesalerVisibilityTests {
             // Cards carry the trade terms for the bar, never for the shopper.
             let barCards = try await t.send(.GET, "/api/v1/products?categoryId=\(women)", token: bar.accessToken).body.string
             #expect(barCards.contains(#""tradePrice":{"amount":39900"#) && barCards.contains(#""caseSize":6"#))
+            // The bar's own lookbook keeps the gin it liked, while it is an approved customer.
+            #expect(try await t.send(.PUT, "/api/v1/products/\(productID)/like", token: bar.accessToken).status == .ok)
+            #expect(try await t.send(.GET, "/api/v1/me/lookbook", token: bar.accessToken).body.string.contains(productID))
+            try await t.send(
+                .POST, "/api/v1/stores/\(storeID)/trade-customers/\(bar.user.id.lowercased())/decision", json: #"{"approve":false}"#,
+                token: shop.owner.accessToken)
+            #expect(try await t.send(.GET, "/api/v1/me/lookbook", token: bar.accessToken).body.string.contains(productID) == false)
             // The public share page stays closed to everyone without a sign-in.
             #expect(try await t.send(.GET, "/products/\(productID)", headers: [("Accept", "text/html")]).status == .notFound)
         }

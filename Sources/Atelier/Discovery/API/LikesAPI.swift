@@ -21,7 +21,10 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
-        let likes = try await req.reading { db in try await LikeService(db: db, services: services).lookbook(of: user, page: page) }
+        let visibility = try await req.storeVisibility(for: user)
+        let likes = try await req.reading { db in
+            try await LikeService(db: db, services: services).lookbook(of: user, page: page, visibility: visibility)
+        }
         return .ok(.init(body: .json(.init(items: try await productCards(likes.items.map(\.product), req), nextCursor: likes.nextCursor))))
     }
 

@@ -32,11 +32,12 @@ struct LikeService {
         try await services.likeWrites.apply(.init(product: product, userID: userID, like: false), on: db, services: services)
     }
 
-    /// The caller's liked products that they may still see, newest like first.
-    func lookbook(of user: User, page: PageRequest) async throws -> Page<(like: ProductLike, product: Product)> {
+    /// The caller's liked products that they may still see (`visibility`: a trade customer's
+    /// wholesaler too), newest like first.
+    func lookbook(of user: User, page: PageRequest, visibility: StoreVisibility = .publicOnly) async throws -> Page<(like: ProductLike, product: Product)> {
         let userID = try user.requireID()
         let likes = try await ProductLike.query(on: db).filter(\.$userID == userID)
-            .joiningVisibleProducts(\.$product.$id).newestFirst(page).all()
+            .joiningVisibleProducts(\.$product.$id, visibility: visibility).newestFirst(page).all()
         let rows = try likes.map { ($0, try $0.joined(Product.self)) }
         return Page(fetched: rows, limit: page.limit) { PageCursor(id: $0.0.id!) }
     }

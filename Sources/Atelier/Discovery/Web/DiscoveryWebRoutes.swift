@@ -97,7 +97,8 @@ enum DiscoveryWebRoutes {
     static func lookbookPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
         let page = try PageRequest(limit: 24, cursor: req.query[String.self, at: "cursor"])
-        let likes = try await LikeService(db: req.db, services: req.atelier).lookbook(of: user, page: page)
+        let likes = try await LikeService(db: req.db, services: req.atelier)
+            .lookbook(of: user, page: page, visibility: try await req.storeVisibility(for: user))
         let cards = try await PublicCatalogPages.productCards(likes.items.map(\.product), req: req, media: MediaService(db: req.db, services: req.atelier))
         let boards = try await BoardService(db: req.db, services: req.atelier).boards(of: user.requireID())
         return try await req.renderPage("discovery/lookbook", LookbookPage(
