@@ -59,8 +59,7 @@ extension APIHandler {
     func listCategories(_ input: Operations.ListCategories.Input) async throws -> Operations.ListCategories.Output {
         let req = try request()
         let tree = try await CategoryService(db: req.db, services: services).tree()
-        func all(_ nodes: [CategoryService.Node]) -> [Category] { nodes.flatMap { [$0.category] + all($0.children) } }
-        let images = try await CatalogImages.load(categories: all(tree), media: MediaService(db: req.db, services: services))
+        let images = try await CatalogImages.load(categories: CategoryService.Node.all(tree), media: MediaService(db: req.db, services: services))
         return .ok(.init(body: .json(.init(items: tree.map { .init($0, images: images) }))))
     }
 

@@ -7,6 +7,9 @@ struct CategoryService {
     struct Node: Sendable {
         var category: Category
         var children: [Node]
+
+        /// Every category of `nodes` and below, parents first.
+        static func all(_ nodes: [Node]) -> [Category] { nodes.flatMap { [$0.category] + all($0.children) } }
     }
 
     let db: any Database

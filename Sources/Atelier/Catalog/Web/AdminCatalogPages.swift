@@ -108,8 +108,7 @@ enum AdminCatalogPages {
             }
         }
         let tree = try await CategoryService(db: req.db, services: req.atelier).tree()
-        func all(_ nodes: [CategoryService.Node]) -> [Category] { nodes.flatMap { [$0.category] + all($0.children) } }
-        let pictures = try await ProductViewReader(db: req.db).media(ids: all(tree).compactMap(\.imageMediaID))
+        let pictures = try await ProductViewReader(db: req.db).media(ids: CategoryService.Node.all(tree).compactMap(\.imageMediaID))
         let media = MediaService(db: req.db, services: req.atelier)
         walk(tree, trail: [])
         return try await req.renderPage("admin/categories", CategoriesPage(page: PageContext(req, title: "Categories"), nodes: nodes))

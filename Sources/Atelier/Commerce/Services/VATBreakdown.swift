@@ -18,6 +18,11 @@ struct VATBreakdown: Sendable, Equatable {
     var pricesIncludeVAT: Bool
     var rates: [Rate]
 
+    /// A rate in basis points as people write it: "25", "12.50".
+    static func percentText(_ basisPoints: Int) -> String {
+        basisPoints % 100 == 0 ? String(basisPoints / 100) : String(format: "%.2f", Double(basisPoints) / 100)
+    }
+
     var netMinor: Int { rates.reduce(0) { $0 + $1.netMinor } }
     var vatMinor: Int { rates.reduce(0) { $0 + $1.vatMinor } }
     var grossMinor: Int { rates.reduce(0) { $0 + $1.grossMinor } }

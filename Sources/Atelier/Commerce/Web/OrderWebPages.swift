@@ -55,7 +55,7 @@ enum OrderWebPages {
 
         init(_ breakdown: VATBreakdown, currency: String) {
             let money = { (minor: Int) in MoneyText.format(minor, currency) }
-            let percent = { (bp: Int) in bp % 100 == 0 ? "\(bp / 100) %" : String(format: "%.2f %%", Double(bp) / 100) }
+            let percent = { (bp: Int) in "\(VATBreakdown.percentText(bp)) %" }
             pricesIncludeVAT = breakdown.pricesIncludeVAT
             rows = breakdown.rates.map { Row(rate: percent($0.basisPoints), net: money($0.netMinor), vat: money($0.vatMinor), gross: money($0.grossMinor)) }
             total = Row(rate: "All", net: money(breakdown.netMinor), vat: money(breakdown.vatMinor), gross: money(breakdown.grossMinor))

@@ -36,7 +36,7 @@ enum PortalSellingPage {
         let s = try await CommerceSettingsService(db: req.db, services: req.atelier).settings(of: store)
         let currency = try await CommerceSettingsService.currency(of: store, on: req.db)
         let rates = s.categoryVATRates
-        let percent = { (bp: Int) in bp % 100 == 0 ? String(bp / 100) : String(format: "%.2f", Double(bp) / 100) }
+        let percent = VATBreakdown.percentText
         let chips = try await PublicCatalogPages.storeCategories(store.requireID(), req: req, media: MediaService(db: req.db, services: req.atelier))
         let values = Values(
             orderingEnabled: s.orderingEnabled, reserveEnabled: s.reserveEnabled, pickupEnabled: s.pickupEnabled,
