@@ -13,19 +13,23 @@ public struct Trending: Sendable {
     /// Near `lat`/`lng`, or the signed-in person's home location when nil; within `radiusKm`
     /// (1, 5, 10 or 50; their discovery radius when nil).
     public func products(lat: Double? = nil, lng: Double? = nil, radiusKm: Int? = nil, limit: Int = 20) async throws -> [Components.Schemas.ProductCard] {
-        let radius = try radiusKm.map { km -> Operations.ListTrendingProducts.Input.Query.RadiusKmPayload in
-            guard let value = Operations.ListTrendingProducts.Input.Query.RadiusKmPayload(rawValue: km) else {
-                throw AtelierError.rejected(status: 422, detail: "radiusKm must be 1, 5, 10 or 50", fields: ["radiusKm"])
-            }
-            return value
-        }
-        let output = try await session.client.listTrendingProducts(query: .init(lat: lat, lng: lng, radiusKm: radius, limit: limit))
+        let output = try await session.client.listTrendingProducts(query: .init(lat: lat, lng: lng, radiusKm: try Self.radius(radiusKm), limit: limit))
         switch output {
         case .ok(let ok): return try ok.body.json.items
         case .unauthorized: throw AtelierError.signedOut
         case .unprocessableContent(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 422)
         case .badRequest(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 400)
         default: throw AtelierError.unexpectedResponse("listTrendingProducts: \(output)")
+        }
+    }
+
+    /// One of the radii the server knows (1, 5, 10 or 50 km), refused here before any request.
+    static func radius<Radius: RawRepresentable>(_ km: Int?) throws -> Radius? where Radius.RawValue == Int {
+        try km.map { km in
+            guard let value = Radius(rawValue: km) else {
+                throw AtelierError.rejected(status: 422, detail: "radiusKm must be 1, 5, 10 or 50", fields: ["radiusKm"])
+            }
+            return value
         }
     }
 }

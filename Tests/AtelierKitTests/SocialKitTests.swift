@@ -1,5 +1,6 @@
 import AtelierAPI
 import AtelierKit
+import Fluent
 import Foundation
 import Testing
 
@@ -96,6 +97,60 @@ struct SocialKitTests {
             let ana = AtelierSession(baseURL: server.baseURL)
             try await ana.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Ana Kit")
             #expect(try await Trending(session: ana).posts(limit: 5).isEmpty)
+        }
+    }
+
+    @Test("outfit likes and trending outfits: typed like state, the liked outfit near its owner's home, 404 and 409 as AtelierError")
+    func outfitLikes() async throws {
+        try await LiveServer.with { server in
+            let ana = AtelierSession(baseURL: server.baseURL)
+            let anaMe = try await ana.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Ana Outfits")
+            let bo = AtelierSession(baseURL: server.baseURL)
+            _ = try await bo.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Bo Outfits")
+            // Ana lives in Bucharest and shows one outfit to everyone, another to nobody.
+            let db = server.app.db
+            let owner = try #require(try await User.find(UUID(uuidString: anaMe.id), on: db))
+            owner.homeLat = 44.4268
+            owner.homeLng = 26.1025
+            try await owner.save(on: db)
+            func outfit(_ visibility: Outfit.Visibility) async throws -> String {
+                let outfit = Outfit()
+                outfit.id = UUID()
+                outfit.ownerID = owner.id!
+                outfit.name = "Linen Sunday"
+                outfit.visibility = visibility.rawValue
+                outfit.favourite = false
+                outfit.renderStatus = Outfit.RenderStatus.pending.rawValue
+                outfit.renderAttempts = 0
+                outfit.renderVersion = 0
+                outfit.createdAt = Date()
+                outfit.updatedAt = Date()
+                try await outfit.create(on: db)
+                return outfit.id!.uuidString.lowercased()
+            }
+            let shown = try await outfit(.public)
+            let hidden = try await outfit(.private)
+
+            let liked = try await OutfitLikes(session: bo).like(shown)
+            #expect(liked.liked && liked.likeCount == 1)
+            #expect(try await OutfitLikes(session: bo).like(shown).likeCount == 1, "liking twice changes nothing")
+            let trending = try await Trending(session: bo).outfits(lat: 44.43, lng: 26.10, radiusKm: 10)
+            #expect(trending.map(\.id) == [shown])
+            #expect(trending.first?.liked == true && trending.first?.likeCount == 1 && trending.first?.owner?.displayName == "Ana Outfits")
+            #expect(try await Trending(session: bo).outfits(lat: 46.77, lng: 23.59, radiusKm: 10).isEmpty, "Cluj is not near Bucharest")
+            await #expect(throws: AtelierError.rejected(status: 422, detail: "lat: and lng are needed: give a place, or set a home location in your settings", fields: ["lat"])) {
+                _ = try await Trending(session: bo).outfits()
+            }
+            await #expect { _ = try await OutfitLikes(session: bo).like(hidden) } throws: { error in
+                guard case AtelierError.rejected(404, _, _) = error else { return false }
+                return true
+            }
+            await #expect { _ = try await OutfitLikes(session: ana).like(shown) } throws: { error in
+                guard case AtelierError.rejected(409, _, _) = error else { return false }
+                return true
+            }
+            let unliked = try await OutfitLikes(session: bo).unlike(shown)
+            #expect(!unliked.liked && unliked.likeCount == 0)
         }
     }
 }

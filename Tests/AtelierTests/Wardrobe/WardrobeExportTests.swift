@@ -8,7 +8,7 @@ import ZIPFoundation
 
 @Suite("Wardrobe: data export")
 struct WardrobeExportTests {
-    @Test("the data export carries the closet (with photos and cut-outs), outfits with their layouts and the calendar")
+    @Test("the data export carries the closet (with photos and cut-outs), outfits with their layouts, the calendar and the outfits liked")
     func export() async throws {
         try await TestApp.with { t in
             let s = try await t.signUp()
@@ -18,6 +18,12 @@ struct WardrobeExportTests {
                 .content.decode(OutfitBody.self)
             try await t.send(.POST, "/api/v1/me/calendar", json: #"{"outfitId":"\#(outfit.id)","date":"2026-12-24","note":"Christmas Eve"}"#, token: s.accessToken)
             try await t.send(.POST, "/api/v1/me/closet/items/\(item.id)/wears?date=2026-11-01", token: s.accessToken)
+            let friend = try await t.signUp()
+            try await t.befriend(s, friend)
+            let theirs = try await t.closetItem(friend.accessToken, type: "dress")
+            let liked = try await t.send(.POST, "/api/v1/me/outfits", json: #"{"name":"Friend's","visibility":"friends","pieces":[{"closetItemId":"\#(theirs.id)"}]}"#, token: friend.accessToken)
+                .content.decode(OutfitBody.self)
+            #expect(try await t.send(.PUT, "/api/v1/outfits/\(liked.id)/like", token: s.accessToken).status == .ok)
 
             let response = try await t.send(.GET, "/api/v1/me/export", token: s.accessToken)
             #expect(response.status == .ok)
@@ -33,6 +39,7 @@ struct WardrobeExportTests {
             let outfits = try text("outfits.json")
             #expect(outfits.contains("Sunday") && outfits.contains("0.6"))
             #expect(try text("calendar.json").contains("Christmas Eve"))
+            #expect(try text("outfit-likes.json").contains(liked.id))
             let files = archive.map(\.path).filter { $0.hasPrefix("atelier-export/photos/closet/\(item.id)") }
             #expect(files.count == 2, "the photo and the cut-out: \(files)")
         }

@@ -25,6 +25,32 @@ struct CardPayments {
         return intent
     }
 
+    /// The card order the event is about: by the app's payment intent, else by the order id a
+    /// hosted page's events carry (the intent of a hosted page is made by the provider).
+    private static func order(of event: PaymentEvent, on tx: any Database) async throws -> Order? {
+        if let intentID = event.intentID, let order = try await Order.query(on: tx).filter(\.$paymentIntentID == intentID).first() {
+            return order
+        }
+        guard let orderID = event.orderID else { return nil }
+        return try await Order.query(on: tx).filter(\.$id == orderID).filter(\.$paymentMethod == Order.Payment.card.rawValue).first()
+    }
+
+    /// The provider's payment page for a card order waiting for payment, open until the order's
+    /// hold ends. Asking again returns the same page (the idempotency key is the order's).
+    func hostedPayment(for order: Order, storeName: String, publicBaseURL: String) async throws -> URL {
+        guard order.state == .pendingPayment, order.paymentMethod == Order.Payment.card.rawValue else {
+            throw Problem.conflict("This order is not waiting for a card payment.", field: "orderId")
+        }
+        let orderID = try order.requireID()
+        let page = "\(publicBaseURL)/orders/\(orderID.idString)"
+        // No expiry of our own: a repeated idempotency key must carry the same parameters, and the
+        // provider wants an expiry at least 30 minutes ahead of each call. Its page stays open a day;
+        // a payment after the hold ends is logged for a refund (see `handle`).
+        return try await provider.createHostedPayment(.init(
+            amountMinor: order.totalMinor, currency: order.currency, orderID: orderID, description: "Order \(order.number) at \(storeName)",
+            returnURL: page + "?payment=sent", cancelURL: page), idempotencyKey: "order-\(orderID.idString)-page")
+    }
+
     /// Applies a verified event once: the event id is recorded in the same transaction as the
     /// order's move, so a redelivered event finds it and changes nothing.
     func handle(_ event: PaymentEvent) async throws {
@@ -34,16 +60,15 @@ struct CardPayments {
                 INSERT INTO payment_events (event_id, received_at) VALUES (\(bind: event.id), \(bind: now))
                 ON CONFLICT (event_id) DO NOTHING RETURNING event_id
                 """).first()
-            guard fresh != nil, let intentID = event.intentID,
-                let order = try await Order.query(on: tx).filter(\.$paymentIntentID == intentID).first()
-            else { return nil }
+            guard fresh != nil, let order = try await Self.order(of: event, on: tx) else { return nil }
             guard order.state == .pendingPayment else {
-                if event.outcome == .succeeded {
+                if event.outcome == .succeeded, [.cancelled, .expired].contains(order.state) {
                     // Paid after the hold ended or the order was cancelled: the money must go back. Refunds
                     // through the provider are not built yet, so this is logged for the team to act on.
                     Logger(label: "atelier.payments").error(
-                        "Payment \(intentID) succeeded for order \(order.id!) which is \(order.status): refund it in Stripe.")
+                        "Payment \(event.intentID ?? event.id) succeeded for order \(order.id!) which is \(order.status): refund it in Stripe.")
                 }
+                // Otherwise already paid: a hosted page sends two events for one payment (its session's and its intent's).
                 return nil
             }
             switch event.outcome {

@@ -6,6 +6,10 @@ import Foundation
 protocol PaymentProvider: Sendable {
     /// Creates (or, for the same `idempotencyKey`, returns again) a payment intent.
     func createIntent(amountMinor: Int, currency: String, orderID: UUID, idempotencyKey: String) async throws -> PaymentIntent
+    /// Creates (or, for the same `idempotencyKey`, returns again) a payment page of the provider's
+    /// own, for browsers: our pages load no script of the provider's (the CSP allows only ours), so
+    /// the shopper types the card there and comes back to `returnURL`; the webhook says when it is paid.
+    func createHostedPayment(_ payment: HostedPaymentRequest, idempotencyKey: String) async throws -> URL
     /// Checks a webhook's signature and age, and reads its event.
     func verifyWebhook(payload: Data, signature: String?, now: Date) throws -> PaymentEvent
 }
@@ -13,6 +17,17 @@ protocol PaymentProvider: Sendable {
 struct PaymentIntent: Sendable, Equatable {
     var id: String
     var clientSecret: String
+}
+
+struct HostedPaymentRequest: Sendable, Equatable {
+    var amountMinor: Int
+    var currency: String
+    var orderID: UUID
+    /// What the payment page names, for example "Order 12 at Atelier Nord".
+    var description: String
+    /// Where the shopper lands after paying, and after giving up.
+    var returnURL: String
+    var cancelURL: String
 }
 
 struct PaymentEvent: Sendable, Equatable {
@@ -23,6 +38,8 @@ struct PaymentEvent: Sendable, Equatable {
     var id: String
     var outcome: Outcome
     var intentID: String?
+    /// The order the payment was made for, when the event says (a hosted page's events do).
+    var orderID: UUID? = nil
 }
 
 /// The provider could not be reached or refused the request: a 503 to the caller, who may retry.

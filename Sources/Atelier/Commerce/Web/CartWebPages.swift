@@ -171,7 +171,11 @@ enum CartWebPages {
             let orders = try await CheckoutService(db: req.db, services: req.atelier).checkout(request, by: user)
             let target = orders.count == 1 ? "/orders/\(orders[0].id!.idString)" : "/orders"
             req.session.data[attemptKey] = target
-            Flash.set("success", orders.count == 1 ? "Thank you! Your order is placed." : "Thank you! One order per store is placed.", on: req)
+            if orders.contains(where: { $0.state == .pendingPayment }) {
+                Flash.set("success", "Your order is held for \(Int(CheckoutService.paymentWindow / 60)) minutes: pay by card to place it.", on: req)
+            } else {
+                Flash.set("success", orders.count == 1 ? "Thank you! Your order is placed." : "Thank you! One order per store is placed.", on: req)
+            }
             return req.redirect(to: target)
         } catch let problem as Problem where problem.status.code < 500 {
             let detail = problem.status == .unprocessableEntity ? problem.errors.map(\.message).joined(separator: "; ") : problem.detail

@@ -43,6 +43,8 @@ enum OrderWebPages {
         var history: [HistoryRow]
         var createdAt: String
         var canCancel: Bool
+        /// A card order waiting for its payment: the receipt offers the provider's payment page.
+        var awaitsCard: Bool
         var vat: VATTable
     }
 
@@ -100,6 +102,7 @@ enum OrderWebPages {
                 needsIDCheck: order.needsIDCheck && !order.idChecked,
                 history: (events[order.id!] ?? []).map { HistoryRow(status: labels[Order.Status(rawValue: $0.toStatus) ?? .placed] ?? $0.toStatus, at: time($0.createdAt), reason: $0.reason) },
                 createdAt: time(order.createdAt), canCancel: [.pendingPayment, .placed].contains(order.state),
+                awaitsCard: order.state == .pendingPayment && order.paymentMethod == Order.Payment.card.rawValue,
                 vat: VATTable(VATBreakdown(order, lines: lines[order.id!] ?? []), currency: order.currency))
         }
     }
@@ -122,6 +125,8 @@ enum OrderWebPages {
     struct DetailContext: WebPageContext {
         var page: PageContext
         var order: OrderCard
+        /// Back from the payment page, before the provider's webhook has said it is paid.
+        var paymentSent: Bool
     }
 
     static func register(_ web: any RoutesBuilder) {
@@ -130,6 +135,9 @@ enum OrderWebPages {
         signedIn.get("orders", ":orderID", use: detail)
         signedIn.post("orders", ":orderID", "cancel", use: cancel)
         signedIn.post("orders", ":orderID", "reorder", use: reorder)
+        // A link, not a form: the CSP's form-action keeps form submissions (and their redirects) on
+        // our own origin, and asking for the page again returns the same one (no second charge).
+        signedIn.get("orders", ":orderID", "pay", use: payByCard)
     }
 
     static func list(_ req: Request) async throws -> View {
@@ -144,7 +152,29 @@ enum OrderWebPages {
     static func detail(_ req: Request) async throws -> View {
         let order = try await ownOrder(req)
         let card = try await cards([order], withCustomers: false, on: req.db)[0]
-        return try await req.renderPage("commerce/order", DetailContext(page: PageContext(req, title: "Order \(order.number)"), order: card))
+        return try await req.renderPage("commerce/order", DetailContext(
+            page: PageContext(req, title: "Order \(order.number)"), order: card, paymentSent: req.query[String.self, at: "payment"] == "sent"))
+    }
+
+    /// Off to the card provider's own payment page; back on the receipt when it cannot be made.
+    static func payByCard(_ req: Request) async throws -> Response {
+        let order = try await ownOrder(req)
+        let receipt = "/orders/\(order.id!.idString)"
+        guard let provider = req.atelier.payments else {
+            Flash.set("error", "Card payments are not available; cancel the order and choose another way to pay.", on: req)
+            return req.redirect(to: receipt)
+        }
+        do {
+            let store = try await Store.find(order.storeID, on: req.db)
+            let url = try await CardPayments(db: req.db, services: req.atelier, provider: provider)
+                .hostedPayment(for: order, storeName: store?.name ?? "", publicBaseURL: req.atelier.config.publicBaseURL)
+            return req.redirect(to: url.absoluteString)
+        } catch let problem as Problem where problem.status.code < 500 {
+            Flash.set("error", problem.detail ?? "This order is not waiting for a payment.", on: req)
+        } catch is PaymentProviderUnavailable {
+            Flash.set("error", "The card payment page could not be opened just now; try again in a minute.", on: req)
+        }
+        return req.redirect(to: receipt)
     }
 
     static func cancel(_ req: Request) async throws -> Response {

@@ -123,5 +123,6 @@ enum Migrations {
         app.migrations.add(CreateStoreApplications())
         app.migrations.add(AddCategoryDescriptionAndImage())
         app.migrations.add(AddDeliveryPostcodesAndVAT())
+        app.migrations.add(CreateOutfitLikes())
     }
 }

@@ -24,6 +24,7 @@ enum WebRoutes {
         AvatarWebPages.register(web)
         InviteWebPages.register(web)
         SiteWebPages.register(web)
+        SitemapRoutes.register(web)
         StoreApplicationPages.register(web)
         PostWebPages.register(web)
         NotificationsWebPage.register(web)

@@ -10,12 +10,7 @@ extension APIHandler {
         let q = input.query
         let limit = q.limit ?? 20
         guard (1...TrendingProducts.maxLimit).contains(limit) else { throw Problem.invalid("limit", "must be 1 to \(TrendingProducts.maxLimit)") }
-        var errors = FieldErrors()
-        Geo.check(lat: q.lat, lng: q.lng, into: &errors)
-        try errors.throwIfAny()
-        guard let lat = q.lat ?? user?.homeLat, let lng = q.lng ?? user?.homeLng else {
-            throw Problem.invalid("lat", "and lng are needed: give a place, or set a home location in your settings")
-        }
+        let (lat, lng) = try Geo.place(lat: q.lat, lng: q.lng, orHomeOf: user)
         let radius = Double(q.radiusKm?.rawValue ?? user?.radiusKm ?? 10)
         let now = services.clock.now()
         let ranked = try await req.reading { db in

@@ -82,7 +82,5 @@ enum MarkdownRenderer {
         return out
     }
 
-    static func escapeAttribute(_ text: String) -> String {
-        escape(text).replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
-    }
+    static func escapeAttribute(_ text: String) -> String { Markup.escape(text) }
 }

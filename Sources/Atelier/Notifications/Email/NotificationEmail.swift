@@ -30,10 +30,7 @@ enum NotificationEmail {
         return Mail(to: address, subject: subject, text: plain, html: html, unsubscribeURL: unsubscribeURL)
     }
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func escape(_ text: String) -> String { Markup.escape(text) }
 
     private struct Words {
         let open: String

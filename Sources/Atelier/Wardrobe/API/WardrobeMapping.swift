@@ -52,6 +52,8 @@ struct WardrobeMapping {
             }
         }
         let found = try await mediaByID(outfits.map(\.renderMediaID) + items.values.flatMap { [$0.cutoutMediaID, $0.photoMediaID] } + productPhoto.values.map { $0 })
+        let likes = try await OutfitLikes(db: db, services: services).states(of: outfits.map { $0.id! }, viewer: viewerID)
+        let owners = try await PeopleDirectory(db: db, services: services).peopleByID(Array(Set(outfits.map(\.ownerID))), viewer: viewerID)
         let service = media
         return outfits.map { outfit in
             let pieces = (piecesByOutfit[outfit.id!] ?? []).map { piece -> Components.Schemas.OutfitPiece in
@@ -63,11 +65,12 @@ struct WardrobeMapping {
                     image: pictureID.flatMap { found[$0] }.map { Components.Schemas.Image($0, service: service) })
             }
             return Components.Schemas.Outfit(
-                id: outfit.id!.idString, ownerId: outfit.ownerID.idString, name: outfit.name, occasion: outfit.occasion,
+                id: outfit.id!.idString, ownerId: outfit.ownerID.idString, owner: owners[outfit.ownerID].map(Components.Schemas.UserSummary.init),
+                name: outfit.name, occasion: outfit.occasion,
                 visibility: .init(rawValue: outfit.visibility) ?? ._private, favourite: outfit.favourite, pinned: outfit.pinnedPosition != nil,
                 image: outfit.renderMediaID.flatMap { found[$0] }.map { Components.Schemas.Image($0, service: service) },
                 renderStatus: .init(rawValue: outfit.renderStatus) ?? .pending, pieces: pieces, canEdit: outfit.ownerID == viewerID,
-                createdAt: outfit.createdAt, updatedAt: outfit.updatedAt)
+                likeCount: likes[outfit.id!]?.count ?? 0, liked: likes[outfit.id!]?.liked ?? false, createdAt: outfit.createdAt, updatedAt: outfit.updatedAt)
         }
     }
 

@@ -2,7 +2,8 @@ import Fluent
 import Foundation
 
 /// The wardrobe part of "export my data": the closet (with each item's original photo and
-/// cut-out), outfits with their layouts, the calendar, wears, packing lists and the size profile.
+/// cut-out), outfits with their layouts, the calendar, wears, packing lists, the size profile and
+/// the outfits the person liked.
 struct WardrobeExport {
     struct ItemEntry: Encodable {
         var id: String
@@ -60,6 +61,11 @@ struct WardrobeExport {
         var packed: [String]
     }
 
+    struct LikeEntry: Encodable {
+        var outfitID: String
+        var likedAt: Date
+    }
+
     let db: any Database
 
     func collect(for userID: UUID, encoder: JSONEncoder) async throws -> (files: [(String, Data)], photos: [SocialExport.Photo]) {
@@ -107,6 +113,8 @@ struct WardrobeExport {
             ("outfits.json", try encoder.encode(outfitEntries)),
             ("calendar.json", try encoder.encode(calendar)),
             ("packing-lists.json", try encoder.encode(packing)),
+            ("outfit-likes.json", try encoder.encode(try await OutfitLike.query(on: db).filter(\.$userID == userID).sort(\.$createdAt).all()
+                .map { LikeEntry(outfitID: $0.outfitID.idString, likedAt: $0.createdAt) })),
         ]
         if let profile = try await SizeProfile.query(on: db).filter(\.$userID == userID).first() {
             files.append(("size-profile.json", try encoder.encode(Self.profileEntry(profile))))

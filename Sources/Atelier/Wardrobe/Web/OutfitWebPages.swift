@@ -44,6 +44,7 @@ enum OutfitWebPages {
         signedIn.get("outfits", use: listPage)
         signedIn.get("outfits", "new", use: builderPage)
         signedIn.get("outfits", "suggestions", use: suggestionsPage)
+        OutfitLikeWebPages.register(signedIn)
         signedIn.post("outfits", use: create)
         signedIn.get("outfits", ":outfitID", use: outfitPage)
         signedIn.post("outfits", ":outfitID", "plan", use: plan)
@@ -99,7 +100,10 @@ enum OutfitWebPages {
 
     static func outfitPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
-        let outfit = try await ownOutfit(req, user: user)
+        guard let id = req.parameters.get("outfitID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("outfit") }
+        guard let outfit = try await Outfit.find(id, on: req.db), outfit.ownerID == user.id else {
+            return try await OutfitLikeWebPages.sharedOutfitPage(req, outfitID: id, viewer: user)
+        }
         let pieces = try await OutfitPieces(db: req.db).pieces(of: outfit.requireID())
         let itemIDs = pieces.compactMap(\.closetItemID)
         let items = itemIDs.isEmpty ? [] : try await ClosetItem.query(on: req.db).filter(\.$id ~~ itemIDs).all()

@@ -46,16 +46,29 @@ struct OutfitCard: Encodable, Sendable {
     var status: String
     var image: WebImage?
     var pinned: Bool
+    var likeCount: Int
+    /// Whether the person looking likes it; the heart is theirs to press only on others' outfits.
+    var liked: Bool
+    var mine: Bool
+    var ownerName: String
+    var ownerURL: String
 
     static func cards(_ outfits: [Outfit], req: Request) async throws -> [OutfitCard] {
+        let viewerID = req.webSessionUser?.id
         let media = try await WardrobeMapping(db: req.db, services: req.atelier).mediaByID(outfits.map(\.renderMediaID))
+        var likes: [UUID: OutfitLikes.State] = [:]
+        if let viewerID { likes = try await OutfitLikes(db: req.db, services: req.atelier).states(of: outfits.map { $0.id! }, viewer: viewerID) }
+        let owners = try await User.query(on: req.db).filter(\.$id ~~ Array(Set(outfits.map(\.ownerID)))).all()
+        let ownerNames = Dictionary(uniqueKeysWithValues: owners.map { ($0.id!, $0.displayName) })
         let service = MediaService(db: req.db, services: req.atelier)
         return outfits.map { outfit in
             OutfitCard(
                 id: outfit.id!.idString, url: "/outfits/\(outfit.id!.idString)", name: outfit.name,
                 occasion: outfit.occasion, visibility: outfit.visibility, status: outfit.renderStatus,
                 image: WebImage(outfit.renderMediaID.flatMap { media[$0] }, alt: outfit.name, service: service, preferredWidth: 540),
-                pinned: outfit.pinnedPosition != nil)
+                pinned: outfit.pinnedPosition != nil, likeCount: likes[outfit.id!]?.count ?? 0, liked: likes[outfit.id!]?.liked ?? false,
+                mine: outfit.ownerID == viewerID, ownerName: ownerNames[outfit.ownerID] ?? "",
+                ownerURL: "/people/\(outfit.ownerID.idString)")
         }
     }
 }
