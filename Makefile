@@ -57,6 +57,7 @@ clean-venv:
 # Sequential on purpose: the Python tests need the binary the Swift build makes.
 # DATABASE_URL is dropped so this is always the SQLite run (see test-postgres).
 test: deps venv
+	$(VENV)/bin/python scripts/generate-sdk-clients.py --check
 	$(SWIFT) build --build-tests
 	env -u DATABASE_URL $(SWIFT) test
 	$(VENV)/bin/pytest tests/python/integration -q

@@ -97,11 +97,18 @@ let package = Package(
             dependencies: [.product(name: "Vapor", package: "vapor")],
             path: "Tests/UUIDCasingCheck"
         ),
+        // A sign-in provider of the tests' own (a JWKS and ID tokens signed with it), for both suites.
+        .target(
+            name: "FakeProviders",
+            dependencies: [.product(name: "JWTKit", package: "jwt-kit")],
+            path: "Tests/FakeProviders"
+        ),
         .testTarget(
             name: "AtelierTests",
             dependencies: [
                 "Atelier",
                 "UUIDCasingCheck",
+                "FakeProviders",
                 "VipsShim",
                 "CVips",
                 .product(name: "VaporTesting", package: "vapor"),
@@ -117,6 +124,7 @@ let package = Package(
                 "AtelierKit",
                 "Atelier",
                 "UUIDCasingCheck",
+                "FakeProviders",
                 .product(name: "Vapor", package: "vapor"),
             ]
         ),

@@ -3,8 +3,9 @@ import Foundation
 import OpenAPIRuntime
 import OpenAPIURLSession
 
-/// The app's connection to Atelier: signs in and out, keeps tokens in a `TokenStore`, and offers
-/// `client`, the generated typed client, with authentication and token refresh built in.
+/// The app's connection to Atelier: signs in and out, keeps tokens in a `TokenStore` (by default
+/// one that lasts across launches), tells its `authState`, and offers `client`, the generated
+/// typed client, with authentication and token refresh built in.
 public final class AtelierSession: Sendable {
     /// Every API operation, authenticated when signed in.
     public let client: Client
@@ -13,19 +14,26 @@ public final class AtelierSession: Sendable {
     let tokens: TokenManager
     private let anonymous: Client
 
+    /// `tokenStore`: nil keeps the tokens in the Keychain (Apple platforms) or a file readable by
+    /// the user only (`FileTokenStore.defaultURL(for:)`), so a restarted app is still signed in.
+    /// Pass `InMemoryTokenStore()` for a session that must not outlive the process. `retry`: when
+    /// calls are tried again (`RetryPolicy`). `now` is the clock the session judges token expiry by.
     public init(
-        baseURL: URL, tokenStore: any TokenStore = InMemoryTokenStore(),
-        transport: any ClientTransport = URLSessionTransport()
+        baseURL: URL, tokenStore: (any TokenStore)? = nil,
+        transport: any ClientTransport = URLSessionTransport(), retry: RetryPolicy = .standard,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.baseURL = baseURL
         let apiURL = baseURL.appendingPathComponent("api/v1")
-        let anonymous = Client(serverURL: apiURL, transport: transport, middlewares: [IdempotencyKeyMiddleware()])
-        let tokens = TokenManager(store: tokenStore, refresher: anonymous)
+        // The key first, so that every retry of one call carries it; the token inside, so that a
+        // retry after a long wait goes with a fresh one.
+        let anonymous = Client(serverURL: apiURL, transport: transport, middlewares: [IdempotencyKeyMiddleware(), RetryMiddleware(policy: retry)])
+        let tokens = TokenManager(store: tokenStore ?? TokenStores.defaultStore(for: baseURL), refresher: anonymous, now: now)
         self.anonymous = anonymous
         self.tokens = tokens
         self.client = Client(
             serverURL: apiURL, transport: transport,
-            middlewares: [IdempotencyKeyMiddleware(), AuthenticationMiddleware(tokens: tokens)])
+            middlewares: [IdempotencyKeyMiddleware(), RetryMiddleware(policy: retry), AuthenticationMiddleware(tokens: tokens)])
     }
 
     /// Called when the server ends the session (for example after refresh-token reuse elsewhere).
@@ -35,6 +43,58 @@ public final class AtelierSession: Sendable {
 
     public var isSignedIn: Bool {
         get async { (try? await tokens.current()) != nil }
+    }
+
+    /// The session's state now, then each change: signed in (with the account), refreshing,
+    /// signed out, or expired (ended by the server). One stream per screen that listens.
+    public var authState: AsyncStream<AuthState> {
+        get async {
+            _ = try? await tokens.current()
+            return tokens.states.stream()
+        }
+    }
+
+    /// Signs in (or up, the first time) with an ID token from Apple, Google or Facebook. `nonce`
+    /// is the raw nonce given to the provider; `displayName` the name Apple gives the app once.
+    @discardableResult
+    public func signIn(
+        provider: Components.Schemas.SocialSignInRequest.ProviderPayload, idToken: String, nonce: String? = nil, displayName: String? = nil
+    ) async throws -> Components.Schemas.Me {
+        let output = try await anonymous.socialSignIn(
+            body: .json(.init(provider: provider, idToken: idToken, nonce: nonce, displayName: displayName)))
+        let session: Components.Schemas.AuthSession
+        switch output {
+        case .ok(let ok): session = try ok.body.json
+        case .created(let created): session = try created.body.json
+        case .unauthorized(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 401)
+        case .tooManyRequests: throw AtelierError.rateLimited
+        case .badRequest(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 400)
+        case .forbidden(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 403)
+        case .conflict(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 409)
+        case .unprocessableContent(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 422)
+        default: throw AtelierError.unexpectedResponse("socialSignIn: \(output)")
+        }
+        try await tokens.update(session)
+        return session.user
+    }
+
+    /// Changes the password. The server ends every other session of the account; this one goes on
+    /// with the new tokens it answers with.
+    @discardableResult
+    public func changePassword(current: String, new: String) async throws -> Components.Schemas.Me {
+        let output = try await client.changePassword(body: .json(.init(currentPassword: current, newPassword: new)))
+        switch output {
+        case .ok(let ok):
+            let session = try ok.body.json
+            try await tokens.update(session)
+            return session.user
+        case .unauthorized: throw AtelierError.signedOut
+        case .tooManyRequests: throw AtelierError.rateLimited
+        case .badRequest(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 400)
+        case .forbidden(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 403)
+        case .unprocessableContent(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 422)
+        default: throw AtelierError.unexpectedResponse("changePassword: \(output)")
+        }
     }
 
     /// `inviteToken`: from an invite link the person opened (`InviteLinks`); they are then

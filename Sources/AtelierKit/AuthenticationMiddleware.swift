@@ -2,21 +2,19 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// Adds the bearer token; on a 401 gets a fresh token (one refresh for all concurrent callers)
-/// and retries the call once.
+/// Adds the bearer token (refreshed first when about to expire); on a 401 gets a fresh token (one
+/// refresh for all concurrent callers) and retries the call once.
 struct AuthenticationMiddleware: ClientMiddleware {
     let tokens: TokenManager
-    /// Bodies are kept so the call can be sent a second time.
-    static let maxRetriedBodyBytes = 32 * 1024 * 1024
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard let token = try await tokens.current()?.accessToken else {
+        guard let token = try await tokens.accessTokenForRequest() else {
             return try await next(request, body, baseURL)
         }
-        let bytes: [UInt8]? = if let body { try await [UInt8](collecting: body, upTo: Self.maxRetriedBodyBytes) } else { nil }
+        let bytes = try await ReplayableBody.bytes(of: body)
         let (response, responseBody) = try await next(authorized(request, token), bytes.map { HTTPBody($0) }, baseURL)
         guard response.status == .unauthorized else { return (response, responseBody) }
 
@@ -36,16 +34,30 @@ struct AuthenticationMiddleware: ClientMiddleware {
     }
 }
 
-/// Sets an `Idempotency-Key` on creating requests, so a retried upload or post is done once.
+/// Gives every write one `Idempotency-Key` per logical call (unless the caller chose one, as
+/// `CheckoutAttempt` does), set before `RetryMiddleware` so each retry carries the same key and a
+/// post, like, upload or checkout retried after a lost answer is done once.
 struct IdempotencyKeyMiddleware: ClientMiddleware {
+    static let header = HTTPField.Name("Idempotency-Key")!
+
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
-        if request.method == .post, let name = HTTPField.Name("Idempotency-Key"), request.headerFields[name] == nil {
-            request.headerFields[name] = UUID().uuidString.lowercased()
+        if [.post, .put, .patch, .delete].contains(request.method), request.headerFields[Self.header] == nil {
+            request.headerFields[Self.header] = UUID().uuidString.lowercased()
         }
         return try await next(request, body, baseURL)
+    }
+}
+
+/// A request body kept in memory so that a call can be sent again (after a refresh, or a retry).
+enum ReplayableBody {
+    static let maxBytes = 32 * 1024 * 1024
+
+    static func bytes(of body: HTTPBody?) async throws -> [UInt8]? {
+        guard let body else { return nil }
+        return try await [UInt8](collecting: body, upTo: maxBytes)
     }
 }

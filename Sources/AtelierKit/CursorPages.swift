@@ -20,6 +20,30 @@ public struct CursorPages<Item: Sendable>: AsyncSequence, Sendable {
         Iterator(fetch: fetch)
     }
 
+    /// The same list a whole page at a time, for screens that append page by page.
+    public var pages: Pages { Pages(fetch: fetch) }
+
+    public struct Pages: AsyncSequence, Sendable {
+        public typealias Element = [Item]
+        let fetch: FetchPage
+
+        public func makeAsyncIterator() -> PageIterator { PageIterator(fetch: fetch) }
+    }
+
+    public struct PageIterator: AsyncIteratorProtocol {
+        let fetch: FetchPage
+        var cursor: String?
+        var finished = false
+
+        public mutating func next() async throws -> [Item]? {
+            guard !finished else { return nil }
+            let page = try await fetch(cursor)
+            cursor = page.nextCursor
+            finished = page.nextCursor == nil
+            return page.items
+        }
+    }
+
     public struct Iterator: AsyncIteratorProtocol {
         let fetch: FetchPage
         var buffer: [Item] = []

@@ -14,7 +14,8 @@ import Foundation
 /// It reads the links the server writes (`atelier://posts/{id}`, the `link` of an inbox entry and
 /// of a push) and the same paths on the web (`https://<host>/posts/{id}`, a notification's
 /// `webUrl` or a Universal Link), including the web's own names for some places (`/people/{id}`,
-/// `/friends`, `/portal/stores/{id}/stock`). Anything else is nil: open the inbox then.
+/// `/friends`, `/portal/stores/{id}/stock`, `/stores/{slug}`, `/brands/{slug}`, `/invite/{token}`, and the
+/// mails' `/verify-email?token=` and `/reset-password?token=`). Anything else is nil: open the inbox then.
 public enum DeepLink: Hashable, Sendable {
     /// An outfit-of-the-day post (reactions, comments).
     case post(UUID)
@@ -40,6 +41,18 @@ public enum DeepLink: Hashable, Sendable {
     case product(UUID)
     /// A lookbook board (a shared link).
     case board(UUID)
+    /// A magazine article (a shared link).
+    case article(UUID)
+    /// A brand's page, by its slug.
+    case brand(slug: String)
+    /// A store's public page, by its slug (the web's store links).
+    case storeSlug(String)
+    /// An invite link a friend sent: sign up through it to be connected.
+    case invite(token: String)
+    /// The link of the "confirm your address" mail.
+    case verifyEmail(token: String)
+    /// The link of the "choose a new password" mail.
+    case resetPassword(token: String)
 
     /// The scheme of the app's links.
     public static let scheme = "atelier"
@@ -60,7 +73,8 @@ public enum DeepLink: Hashable, Sendable {
         default:
             return nil
         }
-        guard let link = Self(segments: segments.map { $0.lowercased() }) else { return nil }
+        let token = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value
+        guard let link = Self(segments: segments, token: token) else { return nil }
         self = link
     }
 
@@ -76,7 +90,23 @@ public enum DeepLink: Hashable, Sendable {
 
     /// The link as the server writes it (`atelier://posts/{id}`, ids in lower case).
     public var url: URL {
-        URL(string: "\(Self.scheme)://" + pathSegments.joined(separator: "/"))!
+        URL(string: "\(Self.scheme)://" + pathSegments.joined(separator: "/") + tokenQuery)!
+    }
+
+    /// The same place on the web site at `baseURL` (its Universal Link).
+    public func webURL(baseURL: URL) -> URL {
+        let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        return URL(string: base + "/" + pathSegments.joined(separator: "/") + tokenQuery)!
+    }
+
+    private var tokenQuery: String {
+        switch self {
+        case .verifyEmail(let token), .resetPassword(let token):
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "-._~")
+            return "?token=" + (token.addingPercentEncoding(withAllowedCharacters: allowed) ?? token)
+        default: return ""
+        }
     }
 
     private var pathSegments: [String] {
@@ -94,12 +124,34 @@ public enum DeepLink: Hashable, Sendable {
         case .storeStock(let store): return ["stores", id(store), "stock"]
         case .product(let product): return ["products", id(product)]
         case .board(let board): return ["boards", id(board)]
+        case .article(let article): return ["magazine", "articles", id(article)]
+        case .brand(let slug): return ["brands", Self.escaped(slug)]
+        case .storeSlug(let slug): return ["stores", Self.escaped(slug)]
+        case .invite(let token): return ["invite", Self.escaped(token)]
+        case .verifyEmail: return ["verify-email"]
+        case .resetPassword: return ["reset-password"]
         }
     }
 
-    /// `segments` lower-cased.
-    private init?(segments s: [String]) {
+    private static func escaped(_ segment: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+    }
+
+    /// Names and ids are read in any case; slugs and tokens keep theirs.
+    private init?(segments original: [String], token: String?) {
+        let s = original.map { $0.lowercased() }
         switch s.count {
+        case 1 where s[0] == "verify-email" || s[0] == "reset-password":
+            guard let token, !token.isEmpty else { return nil }
+            self = s[0] == "verify-email" ? .verifyEmail(token: token) : .resetPassword(token: token)
+        case 2 where s[0] == "invite":
+            self = .invite(token: original[1])
+        case 2 where s[0] == "brands":
+            self = .brand(slug: s[1])
+        case 2 where s[0] == "stores" && UUID(uuidString: s[1]) == nil:
+            self = .storeSlug(s[1])
         case 1 where s[0] == "friends":
             self = .friendRequests
         case 2 where s == ["friends", "requests"]:
@@ -120,6 +172,9 @@ public enum DeepLink: Hashable, Sendable {
         case 3 where s[0] == "magazine" && s[1] == "issues":
             guard let id = UUID(uuidString: s[2]) else { return nil }
             self = .magazineIssue(id)
+        case 3 where s[0] == "magazine" && s[1] == "articles":
+            guard let id = UUID(uuidString: s[2]) else { return nil }
+            self = .article(id)
         case 3 where s[0] == "stores" && s[2] == "stock":
             guard let id = UUID(uuidString: s[1]) else { return nil }
             self = .storeStock(id)

@@ -80,8 +80,7 @@ extension MagazineLibrary {
 
     /// The variant an offline copy keeps of `image`: the smallest JPEG at least `width` wide, else the widest.
     static func variant(of image: Components.Schemas.Image, width: Int) -> Components.Schemas.ImageVariant? {
-        let jpegs = image.variants.filter { $0.format == .jpeg }.sorted { $0.width < $1.width }
-        return jpegs.first { $0.width >= width } ?? jpegs.last
+        image.variant(fittingPoints: Double(width), scale: 1, format: .jpeg)
     }
 
     static func imageKey(_ image: Components.Schemas.Image, width: Int) -> String? {

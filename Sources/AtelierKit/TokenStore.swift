@@ -1,24 +1,39 @@
+import AtelierAPI
 import Foundation
 
-/// The tokens a signed-in client keeps between launches.
+/// The tokens a signed-in client keeps between launches, and the account they belong to (so a
+/// restarted app can draw who is signed in before its first call).
 public struct StoredTokens: Codable, Sendable, Equatable {
     public var accessToken: String
     public var refreshToken: String
     public var accessTokenExpiresAt: Date
+    public var user: Components.Schemas.Me?
 
-    public init(accessToken: String, refreshToken: String, accessTokenExpiresAt: Date) {
+    public init(accessToken: String, refreshToken: String, accessTokenExpiresAt: Date, user: Components.Schemas.Me? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.accessTokenExpiresAt = accessTokenExpiresAt
+        self.user = user
     }
 }
 
-/// Where `AtelierSession` keeps its tokens: the Keychain on Apple platforms, a file on Linux,
-/// memory in tests.
+/// Where `AtelierSession` keeps its tokens: by default the Keychain on Apple platforms and a file
+/// on others (`defaultStore(for:)`), so a restarted app is still signed in; memory when asked.
 public protocol TokenStore: Sendable {
     func load() async throws -> StoredTokens?
     func save(_ tokens: StoredTokens) async throws
     func clear() async throws
+}
+
+public enum TokenStores {
+    /// The persistent store for the server at `baseURL`: one Keychain item (or file) per server.
+    public static func defaultStore(for baseURL: URL) -> any TokenStore {
+        #if canImport(Security)
+        KeychainTokenStore(account: baseURL.absoluteString)
+        #else
+        FileTokenStore(url: FileTokenStore.defaultURL(for: baseURL))
+        #endif
+    }
 }
 
 public actor InMemoryTokenStore: TokenStore {
@@ -39,6 +54,18 @@ public actor FileTokenStore: TokenStore {
 
     public init(url: URL) {
         self.url = url
+    }
+
+    /// Where a session with the server at `baseURL` keeps its tokens by default on platforms
+    /// without a Keychain: `$XDG_DATA_HOME/atelier` (else `~/.local/share/atelier`), one file per
+    /// server.
+    public static func defaultURL(for baseURL: URL) -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        let server = [baseURL.host ?? "server", baseURL.port.map(String.init)].compactMap { $0 }.joined(separator: "-")
+        let safe = String(server.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" })
+        return dataHome.appendingPathComponent("atelier/tokens-\(safe).json")
     }
 
     public func load() throws -> StoredTokens? {

@@ -8,7 +8,7 @@ struct AtelierSessionTests {
     @Test("an expired access token is refreshed exactly once for 10 concurrent calls")
     func singleRefresh() async throws {
         try await LiveServer.with { server in
-            let session = AtelierSession(baseURL: server.baseURL)
+            let session = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             let me = try await session.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Kit User")
             #expect(me.displayName == "Kit User")
 
@@ -53,7 +53,7 @@ struct AtelierSessionTests {
     func fileStore() async throws {
         try await LiveServer.with { server in
             let email = uniqueEmail()
-            try await AtelierSession(baseURL: server.baseURL).signUp(email: email, password: "correct horse battery", displayName: "F")
+            try await AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore()).signUp(email: email, password: "correct horse battery", displayName: "F")
             let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("kit-\(UUID().uuidString)/tokens.json")
             let first = AtelierSession(baseURL: server.baseURL, tokenStore: FileTokenStore(url: url))
             try await first.signIn(email: email, password: "correct horse battery")
@@ -67,7 +67,7 @@ struct AtelierSessionTests {
     @Test("cursor pages iterate every item once")
     func paging() async throws {
         try await LiveServer.with { server in
-            let session = AtelierSession(baseURL: server.baseURL)
+            let session = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             try await session.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "P")
             for index in 0..<7 {
                 server.clock.advance(by: 1)

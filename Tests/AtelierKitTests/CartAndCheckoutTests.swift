@@ -23,7 +23,7 @@ private struct Shop {
     static func open(on server: LiveServer, stockS: Int = 10, stockM: Int = 1) async throws -> Shop {
         let (db, services) = (server.app.db, server.app.atelier)
         let email = uniqueEmail()
-        let owner = AtelierSession(baseURL: server.baseURL)
+        let owner = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
         let me = try await owner.signUp(email: email, password: password, displayName: "Shop Owner")
         let suffix = UUID().uuidString.prefix(6).lowercased()
         let store = try await StoreService(db: db, services: services).create(.init(
@@ -63,7 +63,7 @@ private struct Shop {
 }
 
 private func shopper(_ server: LiveServer, transport: any ClientTransport = URLSessionTransport()) async throws -> AtelierSession {
-    let session = AtelierSession(baseURL: server.baseURL, transport: transport)
+    let session = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore(), transport: transport)
     try await session.signUp(email: uniqueEmail(), password: password, displayName: "Shopper")
     return session
 }

@@ -10,7 +10,7 @@ struct ClosetUploaderTests {
     @Test("two photos at once, one with a device mask: both become items; the masked one is cut out along the mask")
     func upload() async throws {
         try await LiveServer.with { server in
-            let session = AtelierSession(baseURL: server.baseURL)
+            let session = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             try await session.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Closet Kit")
             func photo(_ shape: Int32) throws -> Data { try WardrobeDemoSeed.photo(type: "dress", colour: .navy, shape: shape) }
             // The mask: a 200 × 400 rectangle on the 600 × 800 photo, nothing like the garment.

@@ -59,13 +59,34 @@ struct DeepLinkTests {
         }
     }
 
+    @Test("articles, brands and stores by slug, invite links and the mails' token links read as routes and are written back, tokens kept as they are")
+    func sharedAndMailLinks() throws {
+        let web = URL(string: "https://atelier.example")!
+        let links: [(String, DeepLink)] = [
+            ("https://atelier.example/magazine/articles/\(id(first))", .article(first)),
+            ("https://atelier.example/brands/acne-studios", .brand(slug: "acne-studios")),
+            ("https://atelier.example/stores/atelier-nord", .storeSlug("atelier-nord")),
+            ("https://atelier.example/invite/AbC-123_xyz", .invite(token: "AbC-123_xyz")),
+            ("https://atelier.example/verify-email?token=Q1w2-E3r4_T5", .verifyEmail(token: "Q1w2-E3r4_T5")),
+            ("https://atelier.example/reset-password?token=Zz9-8_Yy", .resetPassword(token: "Zz9-8_Yy")),
+        ]
+        for (link, route) in links {
+            let url = try #require(URL(string: link))
+            #expect(DeepLink(url: url) == route, "\(link)")
+            #expect(route.webURL(baseURL: web).absoluteString == link)
+            #expect(DeepLink(url: route.url) == route, "\(route.url)")
+        }
+        #expect(DeepLink(url: URL(string: "https://atelier.example/stores/\(id(first))")!) == .store(first), "an id is still the store by id")
+    }
+
     @Test("junk, other schemes, unknown paths and bad ids are nil")
     func junk() throws {
         let uuid = id(first)
         let junk = [
             "atelier://posts", "atelier://posts/", "atelier://posts/not-a-uuid", "atelier://posts/\(uuid.dropLast())",
             "atelier://posts/\(uuid)x", "atelier://posts/\(uuid)/extra", "atelier://unknown/\(uuid)", "atelier://nothing-here",
-            "atelier://magazine/articles/\(uuid)", "atelier://stores/\(uuid)/orders", "atelier://friends/blocked",
+            "atelier://magazine/articles/nope", "atelier://stores/\(uuid)/orders", "atelier://verify-email", "atelier://reset-password?token=",
+            "atelier://invite", "atelier://brands", "atelier://friends/blocked",
             "atelier://moments/\(uuid)/photos/nope", "atelier://outfits/new",
             "other://posts/\(uuid)", "ftp://atelier.example/posts/\(uuid)", "mailto:someone@example.com",
             "https://atelier.example/", "https://atelier.example/admin/stores", "https://atelier.example/notifications",

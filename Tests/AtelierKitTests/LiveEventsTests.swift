@@ -147,9 +147,9 @@ struct LiveEventsServerTests {
     @Test("photos posted to a public moment arrive, also after the connection was dropped")
     func photosArrive() async throws {
         try await LiveServer.with { server in
-            let alice = AtelierSession(baseURL: server.baseURL)
+            let alice = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             try await alice.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Alice")
-            let bob = AtelierSession(baseURL: server.baseURL)
+            let bob = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             try await bob.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Bob")
             let now = Date()
             let moment = try await alice.client.createMoment(body: .json(.init(

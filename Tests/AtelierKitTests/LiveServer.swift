@@ -14,12 +14,13 @@ final class LiveServer: Sendable {
     /// the server answers on its event loops, outside the test's task.
     private let upperCaseIDs: Locked<[String]>
 
-    static func start() async throws -> LiveServer {
+    static func start(adjust: (inout AppConfig) -> Void = { _ in }) async throws -> LiveServer {
         let clock = ManualClock(Date())
         let dataDirectory = NSTemporaryDirectory() + "atelierkit-test-\(UUID().uuidString)"
         let app = try await Application.make(.testing)
         var config = AppConfig.testing(dataDirectory: dataDirectory)
         config.port = 0
+        adjust(&config)
         try await configure(app, config: config, clock: clock)
         let upperCaseIDs = Locked<[String]>([])
         app.middleware.use(UUIDCasingMiddleware { finding in upperCaseIDs.mutate { $0.append(finding) } }, at: .beginning)
@@ -53,8 +54,8 @@ final class LiveServer: Sendable {
         try? FileManager.default.removeItem(atPath: dataDirectory)
     }
 
-    static func with(_ body: (LiveServer) async throws -> Void) async throws {
-        let server = try await start()
+    static func with(adjust: (inout AppConfig) -> Void = { _ in }, _ body: (LiveServer) async throws -> Void) async throws {
+        let server = try await start(adjust: adjust)
         do {
             try await body(server)
         } catch {

@@ -9,7 +9,7 @@ import Testing
 struct MagazineEditingTests {
     /// A signed-in session; its account an editor when asked.
     func session(_ server: LiveServer, editor: Bool) async throws -> AtelierSession {
-        let session = AtelierSession(baseURL: server.baseURL)
+        let session = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
         let me = try await session.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: editor ? "Edna" : "Sam")
         if editor {
             let user = try #require(try await User.find(UUID(uuidString: me.id), on: server.app.db))
@@ -45,7 +45,7 @@ struct MagazineEditingTests {
             // round up past it (SQLite keeps microseconds), so time moves on before reading.
             server.clock.advance(by: 1)
 
-            let reader = AtelierSession(baseURL: server.baseURL).client
+            let reader = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore()).client
             let ro = try await reader.getMagazineArticle(path: .init(articleId: article.id), query: .init(lang: "ro")).ok.body.json
             #expect(ro.title == "Lâna iarna" && ro.language == "ro" && ro.authors.map(\.name) == ["Ioana Marin"])
             let issues = try await reader.listMagazineIssues(query: .init(lang: "en")).ok.body.json.items

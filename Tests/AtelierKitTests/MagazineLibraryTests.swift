@@ -37,7 +37,7 @@ private struct MagazineDesk {
 }
 
 private func anonymousClient(_ server: LiveServer) -> AtelierAPI.Client {
-    AtelierSession(baseURL: server.baseURL).client
+    AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore()).client
 }
 
 private func temporaryFile() -> URL {
@@ -244,7 +244,7 @@ struct MagazineLibraryTests {
     func offlineImages() async throws {
         try await LiveServer.with { server in
             let desk = MagazineDesk(server: server)
-            let uploader = try await AtelierSession(baseURL: server.baseURL)
+            let uploader = try await AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
                 .signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Picture Desk").id
             func picture(_ colour: ColourName) async throws -> UUID {
                 try await MediaService(db: server.app.db, services: server.app.atelier).ingest(

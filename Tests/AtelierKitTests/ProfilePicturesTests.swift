@@ -10,7 +10,7 @@ struct ProfilePicturesTests {
     @Test("upload with a square crop, pick an earlier one again, show the initial, delete; bad bytes are a rejected upload")
     func pictures() async throws {
         try await LiveServer.with { server in
-            let session = AtelierSession(baseURL: server.baseURL)
+            let session = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             try await session.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Picture Kit")
             let pictures = ProfilePictures(session: session)
             let photo = try WardrobeDemoSeed.photo(type: "dress", colour: .navy, shape: 0)

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 private func signedIn(_ server: LiveServer) async throws -> AtelierSession {
-    let session = AtelierSession(baseURL: server.baseURL)
+    let session = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
     try await session.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Kit User")
     return session
 }

@@ -11,15 +11,15 @@ struct SocialKitTests {
     @Test("a link made in one app signs a new person up connected; another person connects at a moment; both are listed")
     func inviteAndConnect() async throws {
         try await LiveServer.with { server in
-            let ana = AtelierSession(baseURL: server.baseURL)
+            let ana = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             try await ana.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Ana Kit")
             let link = try await InviteLinks(session: ana).make()
-            let ben = AtelierSession(baseURL: server.baseURL)
+            let ben = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             #expect(try await InviteLinks(session: ben).sender(of: link.token).inviter.displayName == "Ana Kit")
             try await ben.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Ben Kit", inviteToken: link.token)
 
             // Cara joins Ana's public moment and connects there.
-            let cara = AtelierSession(baseURL: server.baseURL)
+            let cara = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             let caraMe = try await cara.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Cara Kit")
             let now = server.clock.now()
             let moment = try await ana.client.createMoment(body: .json(.init(
@@ -40,7 +40,7 @@ struct SocialKitTests {
     @Test("the privacy policy without sign-in; feedback signed out needs an address, then reaches the admins")
     func sitePages() async throws {
         try await LiveServer.with { server in
-            let visitor = AtelierSession(baseURL: server.baseURL)
+            let visitor = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             #expect(try await SitePages(session: visitor).page(.privacy).html.contains("contact"))
             await #expect {
                 try await SitePages(session: visitor).sendFeedback(subject: "Hi", message: "Hello")
@@ -56,7 +56,7 @@ struct SocialKitTests {
     @Test("a quick moment at a named spot; an application to open a store, listed as pending")
     func quickMomentAndStoreApplication() async throws {
         try await LiveServer.with { server in
-            let ana = AtelierSession(baseURL: server.baseURL)
+            let ana = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             try await ana.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Ana Kit")
             let moment = try await QuickMoments(session: ana).start(lat: 44.44, lng: 26.09, at: .named("Garden", radiusMeters: 200))
             #expect(moment.name == "Ana at Garden" && moment.place.radiusMeters == 200 && moment.myState == .checkedIn)
@@ -72,7 +72,7 @@ struct SocialKitTests {
     @Test("trending needs a place signed out, and answers with one")
     func trending() async throws {
         try await LiveServer.with { server in
-            let visitor = AtelierSession(baseURL: server.baseURL)
+            let visitor = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             await #expect {
                 _ = try await Trending(session: visitor).products()
             } throws: { error in
@@ -87,14 +87,14 @@ struct SocialKitTests {
     @Test("trending posts: signed out is signedOut; signed in, the circle's most reacted posts (none yet)")
     func trendingPosts() async throws {
         try await LiveServer.with { server in
-            let visitor = AtelierSession(baseURL: server.baseURL)
+            let visitor = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             await #expect {
                 _ = try await Trending(session: visitor).posts()
             } throws: { error in
                 guard case AtelierError.signedOut = error else { return false }
                 return true
             }
-            let ana = AtelierSession(baseURL: server.baseURL)
+            let ana = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             try await ana.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Ana Kit")
             #expect(try await Trending(session: ana).posts(limit: 5).isEmpty)
         }
@@ -103,9 +103,9 @@ struct SocialKitTests {
     @Test("outfit likes and trending outfits: typed like state, the liked outfit near its owner's home, 404 and 409 as AtelierError")
     func outfitLikes() async throws {
         try await LiveServer.with { server in
-            let ana = AtelierSession(baseURL: server.baseURL)
+            let ana = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             let anaMe = try await ana.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Ana Outfits")
-            let bo = AtelierSession(baseURL: server.baseURL)
+            let bo = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
             _ = try await bo.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Bo Outfits")
             // Ana lives in Bucharest and shows one outfit to everyone, another to nobody.
             let db = server.app.db
@@ -131,9 +131,9 @@ struct SocialKitTests {
             let shown = try await outfit(.public)
             let hidden = try await outfit(.private)
 
-            let liked = try await OutfitLikes(session: bo).like(shown)
+            let liked = try await bo.wardrobe.likeOutfit(outfitId: shown)
             #expect(liked.liked && liked.likeCount == 1)
-            #expect(try await OutfitLikes(session: bo).like(shown).likeCount == 1, "liking twice changes nothing")
+            #expect(try await bo.wardrobe.likeOutfit(outfitId: shown).likeCount == 1, "liking twice changes nothing")
             let trending = try await Trending(session: bo).outfits(lat: 44.43, lng: 26.10, radiusKm: 10)
             #expect(trending.map(\.id) == [shown])
             #expect(trending.first?.liked == true && trending.first?.likeCount == 1 && trending.first?.owner?.displayName == "Ana Outfits")
@@ -141,15 +141,15 @@ struct SocialKitTests {
             await #expect(throws: AtelierError.rejected(status: 422, detail: "lat: and lng are needed: give a place, or set a home location in your settings", fields: ["lat"])) {
                 _ = try await Trending(session: bo).outfits()
             }
-            await #expect { _ = try await OutfitLikes(session: bo).like(hidden) } throws: { error in
+            await #expect { _ = try await bo.wardrobe.likeOutfit(outfitId: hidden) } throws: { error in
                 guard case AtelierError.rejected(404, _, _) = error else { return false }
                 return true
             }
-            await #expect { _ = try await OutfitLikes(session: ana).like(shown) } throws: { error in
+            await #expect { _ = try await ana.wardrobe.likeOutfit(outfitId: shown) } throws: { error in
                 guard case AtelierError.rejected(409, _, _) = error else { return false }
                 return true
             }
-            let unliked = try await OutfitLikes(session: bo).unlike(shown)
+            let unliked = try await bo.wardrobe.unlikeOutfit(outfitId: shown)
             #expect(!unliked.liked && unliked.likeCount == 0)
         }
     }

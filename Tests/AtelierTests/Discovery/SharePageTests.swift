@@ -71,10 +71,21 @@ struct SharePageTests {
         }
     }
 
+    @Test("APPLE_APP_IDS gives each app its own paths when written id=path|path, the shared list otherwise")
+    func appleAppPathsFromEnvironment() throws {
+        let config = try AppConfig.fromEnvironment([
+            "DATABASE_URL": "sqlite::memory:",
+            "APPLE_APP_IDS": "T1.app.picwear, T1.app.injoin=/moments/*|/invite/* ,T1.app.tsm=/magazine/articles/*",
+        ])
+        #expect(config.appLinks.appleAppIDs == ["T1.app.picwear", "T1.app.injoin", "T1.app.tsm"])
+        #expect(config.appLinks.applePaths == ["T1.app.injoin": ["/moments/*", "/invite/*"], "T1.app.tsm": ["/magazine/articles/*"]])
+    }
+
     @Test("apple-app-site-association and assetlinks.json name the configured apps and the shareable paths")
     func wellKnownFiles() async throws {
         try await TestApp.with(adjust: {
-            $0.appLinks.appleAppIDs = ["ABCDE12345.app.atelier"]
+            $0.appLinks.appleAppIDs = ["ABCDE12345.app.atelier", "ABCDE12345.app.injoin"]
+            $0.appLinks.applePaths = ["ABCDE12345.app.injoin": ["/moments/*", "/invite/*"]]
             $0.appLinks.androidPackage = "app.atelier"
             $0.appLinks.androidCertFingerprints = ["AA:BB"]
         }) { t in
@@ -89,8 +100,9 @@ struct SharePageTests {
                 var applinks: Links
             }
             let association = try apple.content.decode(Association.self)
-            #expect(association.applinks.details.first?.appIDs == ["ABCDE12345.app.atelier"])
+            #expect(association.applinks.details.map(\.appIDs) == [["ABCDE12345.app.atelier"], ["ABCDE12345.app.injoin"]])
             #expect(association.applinks.details.first?.components.compactMap { $0["/"] }.contains("/products/*") == true)
+            #expect(association.applinks.details.last?.components.compactMap { $0["/"] } == ["/moments/*", "/invite/*"], "each app its own paths")
 
             let android = try await t.send(.GET, "/.well-known/assetlinks.json")
             struct Statement: Decodable {

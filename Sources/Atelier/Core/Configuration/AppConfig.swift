@@ -151,6 +151,9 @@ public struct AppConfig: Sendable {
         public var appleAppStoreID: String?
         /// `TEAMID.bundle.id` of each iOS app.
         public var appleAppIDs: [String] = []
+        /// The paths each app opens, where it is not the shared list (`APPLE_APP_IDS` items
+        /// written `TEAMID.bundle.id=/moments/*|/invite/*`): each product's app opens its own links.
+        public var applePaths: [String: [String]] = [:]
         public var androidPackage: String?
         public var androidCertFingerprints: [String] = []
     }
@@ -286,8 +289,13 @@ public struct AppConfig: Sendable {
             }
             config.magazineLanguages = languages
         }
+        let appleApps = list("APPLE_APP_IDS").map { item -> (id: String, paths: [String]?) in
+            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            return (parts[0], parts.count == 2 ? parts[1].split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : nil)
+        }
         config.appLinks = AppLinks(
-            appleAppStoreID: value("APPLE_APP_STORE_ID"), appleAppIDs: list("APPLE_APP_IDS"),
+            appleAppStoreID: value("APPLE_APP_STORE_ID"), appleAppIDs: appleApps.map(\.id),
+            applePaths: Dictionary(appleApps.compactMap { app in app.paths.map { (app.id, $0) } }, uniquingKeysWith: { a, _ in a }),
             androidPackage: value("ANDROID_APP_PACKAGE"), androidCertFingerprints: list("ANDROID_CERT_FINGERPRINTS"))
         config.geocoderURL = value("GEOCODER_URL").map { $0.trimmingSuffix("/") }
         config.stripe = Stripe(

@@ -3,8 +3,12 @@ import Vapor
 /// Universal Links (iOS) and App Links (Android): the files that let a shared link open the app
 /// where it is installed. The app ids come from configuration; without them the files list none.
 enum AppLinkRoutes {
-    /// The paths the apps open; everything else stays in the browser.
-    static let appPaths = ["/products/*", "/stores/*", "/boards/*", "/moments/*"]
+    /// The paths an app opens unless its configuration names its own; everything else stays in
+    /// the browser. (What AtelierKit's `DeepLink` reads.)
+    static let appPaths = [
+        "/products/*", "/stores/*", "/brands/*", "/boards/*", "/moments/*", "/magazine/articles/*", "/magazine/issues/*",
+        "/invite/*", "/verify-email", "/reset-password",
+    ]
 
     static func register(_ app: Application) {
         let links = app.atelier.config.appLinks
@@ -13,9 +17,9 @@ enum AppLinkRoutes {
             struct Detail: Encodable { var appIDs: [String]; var components: [Component] }
             struct AppLinks: Encodable { var apps: [String] = []; var details: [Detail] }
             struct Association: Encodable { var applinks: AppLinks }
-            let body = Association(applinks: AppLinks(details: links.appleAppIDs.isEmpty ? [] : [
-                Detail(appIDs: links.appleAppIDs, components: appPaths.map { Component(path: $0) })
-            ]))
+            let body = Association(applinks: AppLinks(details: links.appleAppIDs.map { id in
+                Detail(appIDs: [id], components: (links.applePaths[id] ?? appPaths).map { Component(path: $0) })
+            }))
             return try json(body)
         }
         app.get(".well-known", "assetlinks.json") { _ -> Response in
