@@ -91,6 +91,12 @@ let package = Package(
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ]
         ),
+        // benchmarks/sdk-upload: an app's process uploading a big file through AtelierKit, measuring its own memory.
+        .executableTarget(
+            name: "AtelierKitUploadBench",
+            dependencies: ["AtelierKit"],
+            path: "benchmarks/sdk-upload/UploadBench"
+        ),
         // The suites' check that no answer writes an id in upper case (issue 23).
         .target(
             name: "UUIDCasingCheck",

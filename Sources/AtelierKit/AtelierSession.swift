@@ -12,6 +12,7 @@ public final class AtelierSession: Sendable {
     /// Where the server lives (the API is at `baseURL/api/v1`).
     public let baseURL: URL
     let tokens: TokenManager
+    let retryPolicy: RetryPolicy
     private let anonymous: Client
 
     /// `tokenStore`: nil keeps the tokens in the Keychain (Apple platforms) or a file readable by
@@ -31,6 +32,7 @@ public final class AtelierSession: Sendable {
         let tokens = TokenManager(store: tokenStore ?? TokenStores.defaultStore(for: baseURL), refresher: anonymous, now: now)
         self.anonymous = anonymous
         self.tokens = tokens
+        self.retryPolicy = retry
         self.client = Client(
             serverURL: apiURL, transport: transport,
             middlewares: [IdempotencyKeyMiddleware(), RetryMiddleware(policy: retry), AuthenticationMiddleware(tokens: tokens)])
