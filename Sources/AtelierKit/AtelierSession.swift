@@ -117,9 +117,13 @@ public final class AtelierSession: Sendable {
         return session.user
     }
 
-    /// Revokes the session on the server (best effort) and forgets the tokens here.
-    public func signOut(deviceToken: String? = nil) async throws {
-        if let refreshToken = try await tokens.current()?.refreshToken {
+    /// Revokes the session on the server (best effort) and forgets the tokens here. `everywhere`:
+    /// every session of the account ends, on every phone and browser (not best effort: it throws
+    /// when the server could not be told, and the tokens here stay).
+    public func signOut(everywhere: Bool = false, deviceToken: String? = nil) async throws {
+        if everywhere {
+            try await account.logOutEverywhere()
+        } else if let refreshToken = try await tokens.current()?.refreshToken {
             _ = try? await anonymous.logOut(body: .json(.init(refreshToken: refreshToken, deviceToken: deviceToken)))
         }
         try await tokens.clear()

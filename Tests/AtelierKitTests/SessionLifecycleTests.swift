@@ -142,4 +142,23 @@ struct SessionLifecycleTests {
             guard case .unauthorized = try await old.client.getMe() else { Issue.record("the tokens from before the change must be dead"); return }
         }
     }
+
+    @Test("sign out everywhere: the other phone's tokens stop working at once, and this session is signed out")
+    func signOutEverywhere() async throws {
+        try await LiveServer.with { server in
+            let email = uniqueEmail()
+            let phone = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
+            try await phone.signUp(email: email, password: "correct horse battery", displayName: "Kit Everywhere")
+            let tablet = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
+            try await tablet.signIn(email: email, password: "correct horse battery")
+            #expect(try await tablet.account.getMe().email == email)
+
+            server.clock.advance(by: 1)
+            try await phone.signOut(everywhere: true)
+            #expect(await phone.isSignedIn == false)
+            await #expect(throws: AtelierError.signedOut) { try await tablet.account.getMe() }
+            var states = await tablet.authState.makeAsyncIterator()
+            #expect(await states.next() == .expired, "the tablet learns the server ended its session")
+        }
+    }
 }

@@ -153,6 +153,17 @@ public struct AccountClient: Sendable {
         }
     }
 
+    /// Sign out everywhere: every app session (refresh and access tokens, at once) and every web sign-in of the account ends, this one included, and the phones of those sessions get no more pushes.
+    public func logOutEverywhere() async throws {
+        let output = try await session.client.logOutEverywhere()
+        switch output {
+        case .noContent: return
+        case .unauthorized: throw AtelierError.signedOut
+        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
+        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("logOutEverywhere answered \(status)")
+        }
+    }
+
     /// Exchange a refresh token for a new token pair (the old refresh token is rotated out).
     @discardableResult
     public func refreshSession(_ body: Components.Schemas.RefreshRequest) async throws -> Components.Schemas.AuthSession {

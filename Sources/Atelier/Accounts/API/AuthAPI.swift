@@ -45,6 +45,13 @@ extension APIHandler {
         return .noContent(.init())
     }
 
+    func logOutEverywhere(_ input: Operations.LogOutEverywhere.Input) async throws -> Operations.LogOutEverywhere.Output {
+        let req = try request()
+        let caller = try await req.requireCaller()
+        try await AccountService(db: req.db, services: services).signOutEverywhere(caller.user)
+        return .noContent(.init())
+    }
+
     func socialSignIn(_ input: Operations.SocialSignIn.Input) async throws -> Operations.SocialSignIn.Output {
         let req = try request()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }

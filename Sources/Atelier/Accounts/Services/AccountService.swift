@@ -216,6 +216,17 @@ struct AccountService {
         }
     }
 
+    /// Ends every session of the account at once: apps' refresh tokens, access tokens issued before
+    /// now, and web sign-ins (all compared with `sessionsValidAfter`).
+    func signOutEverywhere(_ user: User) async throws {
+        try await services.writeTransaction(on: db) { tx in
+            user.sessionsValidAfter = now
+            user.updatedAt = now
+            try await user.save(on: tx)
+            try await SessionService(db: tx, services: services).revokeAll(userID: try user.requireID(), reason: "signed out everywhere")
+        }
+    }
+
     private func setPassword(hash: String, for user: User, on tx: any Database) async throws {
         user.passwordHash = hash
         user.sessionsValidAfter = now

@@ -7,6 +7,7 @@ enum SettingsWebRoutes {
         signedIn.get("settings") { req in try await renderSettings(req) }
         signedIn.post("settings", use: saveProfile)
         signedIn.post("settings", "password", use: changePassword)
+        signedIn.post("settings", "sign-out-everywhere", use: signOutEverywhere)
         signedIn.post("settings", "email", use: changeEmail)
         signedIn.get("settings", "export", use: export)
         signedIn.get("settings", "delete") { req in
@@ -98,6 +99,14 @@ enum SettingsWebRoutes {
             try await req.signInWebSession(user)
             return AccountsWebRoutes.redirect(req, to: "/settings", flash: ("success", "Password changed."))
         }
+    }
+
+    /// Every session of the account ends, this browser's too: back to the sign-in page.
+    static func signOutEverywhere(_ req: Request) async throws -> Response {
+        let user = try req.requireWebUser()
+        try await AccountService(db: req.db, services: req.atelier).signOutEverywhere(user)
+        req.signOutWebSession()
+        return AccountsWebRoutes.redirect(req, to: "/signin", flash: ("success", "Signed out on every device and browser."))
     }
 
     struct EmailChangeForm: Content {
