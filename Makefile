@@ -59,6 +59,8 @@ clean-venv:
 test: deps venv
 	$(VENV)/bin/python scripts/generate-sdk-clients.py --check
 	$(SWIFT) build --build-tests
+	scripts/generate-sdk-api.sh --check
+	scripts/sdk-package-size.sh
 	env -u DATABASE_URL $(SWIFT) test
 	$(VENV)/bin/pytest tests/python/integration -q
 

@@ -6,7 +6,6 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "atelier", targets: ["AtelierCLI"]),
-        .library(name: "AtelierKit", targets: ["AtelierKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/vapor.git", from: "4.115.0"),
@@ -17,7 +16,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.1.0"),
         .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.7.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.0.0"),
         .package(url: "https://github.com/vapor/swift-openapi-vapor.git", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.24.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.1.0"),
@@ -30,11 +28,14 @@ let package = Package(
         // openapi.yaml read at run time for /api/docs (already in the graph through swift-openapi-generator).
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // The SDK, a package of its own (issue 52): the live-server tests and the upload benchmark use it by path.
+        .package(path: "Clients/AtelierKit"),
     ],
     targets: [
-        // Code generated from openapi.yaml: types, server stubs and client. Shared by server and SDK.
+        // Code generated from openapi.yaml: the server's types and stubs. (AtelierKit has its own
+        // types and client, generated from the same file into Clients/AtelierKit.)
         .target(
-            name: "AtelierAPI",
+            name: "AtelierServerAPI",
             dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
@@ -53,7 +54,7 @@ let package = Package(
         .target(
             name: "Atelier",
             dependencies: [
-                "AtelierAPI",
+                "AtelierServerAPI",
                 "CVips",
                 "VipsShim",
                 "CutoutShim",
@@ -82,19 +83,10 @@ let package = Package(
             name: "AtelierCLI",
             dependencies: ["Atelier", .product(name: "Vapor", package: "vapor")]
         ),
-        // The Swift SDK for the apps. Must never depend on Vapor or server code.
-        .target(
-            name: "AtelierKit",
-            dependencies: [
-                "AtelierAPI",
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
-            ]
-        ),
         // benchmarks/sdk-upload: an app's process uploading a big file through AtelierKit, measuring its own memory.
         .executableTarget(
             name: "AtelierKitUploadBench",
-            dependencies: ["AtelierKit"],
+            dependencies: [.product(name: "AtelierKit", package: "AtelierKit")],
             path: "benchmarks/sdk-upload/UploadBench"
         ),
         // The suites' check that no answer writes an id in upper case (issue 23).
@@ -127,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "AtelierKitTests",
             dependencies: [
-                "AtelierKit",
+                .product(name: "AtelierKit", package: "AtelierKit"),
                 "Atelier",
                 "UUIDCasingCheck",
                 "FakeProviders",

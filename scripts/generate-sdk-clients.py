@@ -6,7 +6,7 @@ takes the path parameters as values, the query and a JSON body as the generated 
 success body (or nothing), and throws `AtelierError` for every other answer, so app code never
 switches on `Operations.*.Output`.
 
-    scripts/generate-sdk-clients.py           # writes Sources/AtelierKit/Domains/*.swift
+    scripts/generate-sdk-clients.py           # writes Clients/AtelierKit/Sources/AtelierKit/Domains/*.swift
     scripts/generate-sdk-clients.py --check   # exits 1 when the files differ from openapi.yaml
 
 The names follow swift-openapi-generator's (the `idiomatic` strategy the package uses), which
@@ -19,7 +19,7 @@ import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SPEC = ROOT / "openapi.yaml"
-OUT = ROOT / "Sources" / "AtelierKit" / "Domains"
+OUT = ROOT / "Clients" / "AtelierKit" / "Sources" / "AtelierKit" / "Domains"
 
 # tag → (property on the session, type name, what it covers)
 DOMAINS = {

@@ -1,9 +1,7 @@
-import AtelierAPI
 import AtelierKit
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
-import OpenAPIURLSession
 import Testing
 
 @testable import Atelier
@@ -62,7 +60,7 @@ private struct Shop {
     }
 }
 
-private func shopper(_ server: LiveServer, transport: any ClientTransport = URLSessionTransport()) async throws -> AtelierSession {
+private func shopper(_ server: LiveServer, transport: any ClientTransport = URLSessionAPITransport()) async throws -> AtelierSession {
     let session = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore(), transport: transport)
     try await session.signUp(email: uniqueEmail(), password: password, displayName: "Shopper")
     return session
@@ -85,7 +83,7 @@ private func commerceError(_ body: () async throws -> Any) async -> CommerceErro
 /// URLSession underneath; answers the first `busy` checkouts itself as the server does while an
 /// earlier request with the key is running, and records every checkout's key and status.
 private final class BusyServerTransport: ClientTransport, Sendable {
-    private let inner = URLSessionTransport()
+    private let inner = URLSessionAPITransport()
     private let state: Locked<(busy: Int, keys: [String], statuses: [Int])>
 
     init(busy: Int = 0) { state = Locked((busy, [], [])) }

@@ -1,4 +1,3 @@
-import AtelierAPI
 import AtelierKit
 import Foundation
 import OpenAPIRuntime

@@ -1,9 +1,7 @@
-import AtelierAPI
 import AtelierKit
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
-import OpenAPIURLSession
 import Testing
 
 @testable import Atelier
@@ -16,7 +14,7 @@ final class FaultyTransport: ClientTransport, @unchecked Sendable {
 
     struct Attempt: Sendable { var operationID: String; var key: String?; var at: ContinuousClock.Instant }
 
-    private let inner = URLSessionTransport()
+    private let inner = URLSessionAPITransport()
     private let lock = NSLock()
     private var faults: [String: [Fault]] = [:]
     private var log: [Attempt] = []

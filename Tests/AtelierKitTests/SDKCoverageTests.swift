@@ -1,4 +1,3 @@
-import AtelierAPI
 import AtelierKit
 import Foundation
 import Testing
@@ -20,7 +19,7 @@ struct SDKCoverageTests {
             return String(text.dropFirst("operationId: ".count))
         })
         var called = Set<String>()
-        let sources = Self.repository.appendingPathComponent("Sources/AtelierKit")
+        let sources = Self.repository.appendingPathComponent("Clients/AtelierKit/Sources/AtelierKit")
         for case let file as URL in FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)! where file.pathExtension == "swift" {
             let text = try String(contentsOf: file, encoding: .utf8)
             for part in text.components(separatedBy: "session.client.").dropFirst() {

@@ -1,17 +1,15 @@
-import AtelierAPI
 import AtelierKit
 import FakeProviders
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
-import OpenAPIURLSession
 import Testing
 
 @testable import Atelier
 
 /// Counts the answers by status, to tell a refresh made before a call from one made after its 401.
 final class StatusCountingTransport: ClientTransport, @unchecked Sendable {
-    private let inner = URLSessionTransport()
+    private let inner = URLSessionAPITransport()
     private let lock = NSLock()
     private var statuses: [Int] = []
 

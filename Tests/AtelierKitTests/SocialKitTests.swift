@@ -1,4 +1,3 @@
-import AtelierAPI
 import AtelierKit
 import Fluent
 import Foundation

@@ -1,4 +1,4 @@
-import AtelierAPI
+import AtelierServerAPI
 import Foundation
 
 /// A product as lists show it (issue 19): a list page of full products was 72 KB, mostly every

@@ -1,4 +1,4 @@
-import AtelierAPI
+import AtelierServerAPI
 import Foundation
 
 // Product pages and card lists written by `JSONBytes` (issue 19). Each type writes every property

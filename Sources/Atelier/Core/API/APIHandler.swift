@@ -1,4 +1,4 @@
-import AtelierAPI
+import AtelierServerAPI
 import Vapor
 
 /// Implements the generated `APIProtocol`. Each domain adds its operations in an extension

@@ -1,4 +1,4 @@
-import AtelierAPI
+import AtelierServerAPI
 import Foundation
 
 /// Live events on a moment's channel, sent after the change committed. Payloads are the API's

@@ -1,4 +1,4 @@
-import AtelierAPI
+import AtelierServerAPI
 import Foundation
 import Vapor
 

@@ -1,7 +1,6 @@
 import AtelierAPI
 import Foundation
 import OpenAPIRuntime
-import OpenAPIURLSession
 
 /// The app's connection to Atelier: signs in and out, keeps tokens in a `TokenStore` (by default
 /// one that lasts across launches), tells its `authState`, and offers `client`, the generated
@@ -21,7 +20,7 @@ public final class AtelierSession: Sendable {
     /// calls are tried again (`RetryPolicy`). `now` is the clock the session judges token expiry by.
     public init(
         baseURL: URL, tokenStore: (any TokenStore)? = nil,
-        transport: any ClientTransport = URLSessionTransport(), retry: RetryPolicy = .standard,
+        transport: any ClientTransport = URLSessionAPITransport(), retry: RetryPolicy = .standard,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.baseURL = baseURL

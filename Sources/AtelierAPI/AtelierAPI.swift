@@ -1,1 +1,0 @@
-// Generated code lives in the build folder; see openapi.yaml at the package root.
