@@ -130,7 +130,8 @@ def method(spec, path_item, op):
         if code == 401 and not anonymous:
             cases.append(f"case .{case}: throw AtelierError.signedOut")
         elif code == 429:
-            cases.append(f"case .{case}: throw AtelierError.rateLimited")
+            said = "answer.headers.retryAfter.map { .seconds($0) }" if "Retry-After" in (response.get("headers") or {}) else "nil"
+            cases.append(f"case .{case}(let answer): throw AtelierError.rateLimited(retryAfter: {said})")
         elif has_problem:
             cases.append(f"case .{case}(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: {code})")
         else:

@@ -244,7 +244,7 @@ struct CartAndCheckoutTests {
             await #expect {
                 _ = try await ClosetUploader(session: session).add(orderLine: line.id)
             } throws: { error in
-                guard case AtelierError.rejected(let status, _, let fields) = error else { return false }
+                guard case AtelierError.rejected(let problem) = error else { return false }; let (status, fields) = (problem.status, problem.fields)
                 return status == 409 && fields == ["orderLineId"]
             }
         }

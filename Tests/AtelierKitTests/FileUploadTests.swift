@@ -60,7 +60,7 @@ struct FileUploadTests {
             let pdf = try Self.pdfFile(size: 4096)
             defer { try? FileManager.default.removeItem(at: pdf) }
             await #expect { _ = try await session.media.uploadMedia(file: pdf, contentType: "image/jpeg").value } throws: { error in
-                guard case AtelierError.rejected(415, _, _) = error else { return false }
+                guard case AtelierError.rejected(let problem) = error, problem.status == 415 else { return false }
                 return true
             }
             let visitor = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())

@@ -37,7 +37,7 @@ struct ProfilePicturesTests {
             await #expect {
                 _ = try await pictures.upload(Data("not a photo at all".utf8))
             } throws: { error in
-                guard case AtelierError.rejected(let status, _, _) = error else { return false }
+                guard case AtelierError.rejected(let problem) = error else { return false }; let status = problem.status
                 return status == 415 || status == 422
             }
             await #expect(throws: AtelierError.self) { try await pictures.delete(UUID().uuidString.lowercased()) }

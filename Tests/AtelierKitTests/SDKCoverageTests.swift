@@ -54,13 +54,15 @@ struct SDKCoverageTests {
             await #expect(throws: AtelierError.self) { try await ana.wardrobe.getOutfit(outfitId: UUID().uuidString.lowercased()) }
             do {
                 _ = try await ana.wardrobe.getOutfit(outfitId: UUID().uuidString.lowercased())
-            } catch AtelierError.rejected(let status, _, _) {
+            } catch AtelierError.rejected(let problem) {
+                let status = problem.status
                 #expect(status == 404)
             }
             do {
                 _ = try await ana.account.updateMe(.init(displayName: String(repeating: "x", count: 500)))
                 Issue.record("a 500-character name must be refused")
-            } catch AtelierError.rejected(let status, _, let fields) {
+            } catch AtelierError.rejected(let problem) {
+                let (status, fields) = (problem.status, problem.fields)
                 #expect(status == 422 || status == 400)
                 #expect(fields.contains("displayName"), "\(fields)")
             }
@@ -100,5 +102,35 @@ struct SDKCoverageTests {
         #expect(image.url(fittingPoints: 390, scale: 3)?.absoluteString == "https://cdn.example/1600.webp")
         #expect(image.variant(fittingPoints: 2000, scale: 2, format: .jpeg)?.url == "https://cdn.example/1600.jpeg", "none is wide enough: the widest")
         #expect(image.variant(fittingPoints: 200, scale: 2, format: .jpeg)?.format == .jpeg)
+    }
+
+    @Test("one AtelierError says the status, the problem type, the fields, Retry-After and whether to try again")
+    func errorsSayEnough() async throws {
+        try await LiveServer.with { server in
+            let session = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore(), retry: .none)
+            let email = uniqueEmail()
+            try await session.signUp(email: email, password: "correct horse battery", displayName: "Errors")
+            do {
+                _ = try await session.account.updateMe(.init(displayName: String(repeating: "x", count: 500)))
+                Issue.record("a 500-character name must be refused")
+            } catch let error as AtelierError {
+                guard case .rejected(let problem) = error else { Issue.record("\(error)"); return }
+                #expect(problem.type.hasPrefix("https://") && problem.type != "about:blank", "\(problem.type)")
+                #expect(problem.messages.first?.field == "displayName" && !(problem.messages.first?.message.isEmpty ?? true))
+                #expect(!error.isRetrySafe && error.retryAfter == nil && error.status == problem.status)
+            }
+            // Wrong passwords until the server says to wait: a rate limit with its Retry-After, safe to try later.
+            var limited: AtelierError?
+            for _ in 0..<15 where limited == nil {
+                do {
+                    _ = try await session.account.logIn(.init(email: email, password: "wrong horse battery"))
+                } catch let error as AtelierError {
+                    if case .rateLimited = error { limited = error } else { #expect(error.status == 401 && !error.isRetrySafe) }
+                }
+            }
+            let error = try #require(limited)
+            #expect(error.isRetrySafe && error.status == 429)
+            #expect((error.retryAfter ?? .zero) > .zero, "the server's Retry-After: \(String(describing: error.retryAfter))")
+        }
     }
 }

@@ -120,7 +120,7 @@ struct SessionLifecycleTests {
             #expect(await session.isSignedIn)
             #expect(try await session.client.getMe().ok.body.json.id == me.id)
             await #expect { try await session.signIn(provider: .google, idToken: "x.y.z") } throws: { error in
-                guard case AtelierError.rejected(let status, _, _) = error else { return false }
+                guard case AtelierError.rejected(let problem) = error else { return false }; let status = problem.status
                 return status == 401
             }
             #expect(await session.isSignedIn, "a refused sign-in leaves the session as it was")
@@ -131,7 +131,7 @@ struct SessionLifecycleTests {
             try await person.signUp(email: email, password: "correct horse battery", displayName: "Kit Password")
             let before = try #require(await store.load())
             await #expect { try await person.changePassword(current: "wrong horse", new: "battery staple horse") } throws: { error in
-                guard case AtelierError.rejected(422, _, let fields) = error else { return false }
+                guard case AtelierError.rejected(let problem) = error, problem.status == 422 else { return false }; let fields = problem.fields
                 return fields == ["currentPassword"]
             }
             try await person.changePassword(current: "correct horse battery", new: "battery staple horse")

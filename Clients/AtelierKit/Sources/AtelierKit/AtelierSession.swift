@@ -68,7 +68,7 @@ public final class AtelierSession: Sendable {
         case .ok(let ok): session = try ok.body.json
         case .created(let created): session = try created.body.json
         case .unauthorized(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 401)
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let r): throw AtelierError.rateLimited(retryAfter: r.headers.retryAfter.map { .seconds($0) })
         case .badRequest(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 400)
         case .forbidden(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 403)
         case .conflict(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 409)
@@ -90,7 +90,7 @@ public final class AtelierSession: Sendable {
             try await tokens.update(session)
             return session.user
         case .unauthorized: throw AtelierError.signedOut
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let r): throw AtelierError.rateLimited(retryAfter: r.headers.retryAfter.map { .seconds($0) })
         case .badRequest(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 400)
         case .forbidden(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 403)
         case .unprocessableContent(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 422)

@@ -254,7 +254,7 @@ func commerceFailure(_ operation: String, _ status: Int, _ response: (any Proble
     case 404: return CommerceError.notFound(problem)
     case 409: return CommerceError.conflict(problem)
     case 422: return CommerceError.invalid(problem)
-    case 429: return AtelierError.rateLimited
+    case 429: return AtelierError.rateLimited(retryAfter: nil)
     default: return AtelierError.unexpectedResponse("\(operation): HTTP \(status) \(problem.detail ?? "")")
     }
 }

@@ -83,7 +83,7 @@ struct FileUploader {
     static func failure(_ status: Int, _ body: Data) -> AtelierError {
         switch status {
         case 401: return .signedOut
-        case 429: return .rateLimited
+        case 429: return .rateLimited(retryAfter: nil)
         default: return AtelierError(try? UploadJSON.decoder.decode(Components.Schemas.Problem.self, from: body), status: status)
         }
     }

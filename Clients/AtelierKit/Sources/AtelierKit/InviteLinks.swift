@@ -17,7 +17,7 @@ public struct InviteLinks: Sendable {
         switch output {
         case .created(let created): return try created.body.json
         case .unauthorized: throw AtelierError.signedOut
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let r): throw AtelierError.rateLimited(retryAfter: r.headers.retryAfter.map { .seconds($0) })
         default: throw AtelierError.unexpectedResponse("createInviteLink: \(output)")
         }
     }

@@ -182,7 +182,7 @@ func editingFailure(_ operation: String, _ status: Int, _ problem: Components.Sc
     case 404: return MagazineEditingError.notFound(problem)
     case 409: return MagazineEditingError.conflict(problem)
     case 413: return MagazineEditingError.tooLarge(problem)
-    case 429: return AtelierError.rateLimited
+    case 429: return AtelierError.rateLimited(retryAfter: nil)
     default: return AtelierError.unexpectedResponse("\(operation): HTTP \(status) \(problem.detail ?? "")")
     }
 }

@@ -228,7 +228,7 @@ public actor MagazineLibrary {
         case .unauthorized:
             throw AtelierError.unexpectedResponse("getMagazineChanges: 401")
         case .undocumented(statusCode: 429, _):
-            throw AtelierError.rateLimited
+            throw AtelierError.rateLimited(retryAfter: nil)
         case .undocumented(let status, _):
             throw AtelierError.unexpectedResponse("getMagazineChanges: HTTP \(status)")
         }

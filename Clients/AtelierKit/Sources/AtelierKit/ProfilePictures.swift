@@ -42,7 +42,7 @@ public struct ProfilePictures: Sendable {
         switch output {
         case .created(let created): mediaID = try created.body.json.id
         case .unauthorized: throw AtelierError.signedOut
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let r): throw AtelierError.rateLimited(retryAfter: r.headers.retryAfter.map { .seconds($0) })
         case .badRequest(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 400)
         case .contentTooLarge(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 413)
         case .unsupportedMediaType(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 415)

@@ -294,7 +294,7 @@ func notificationFailure(_ operation: String, _ status: Int, _ problem: Componen
     case 403: return NotificationSettingsError.forbidden(problem)
     case 404: return NotificationSettingsError.notFound(problem)
     case 422: return NotificationSettingsError.invalid(problem)
-    case 429: return AtelierError.rateLimited
+    case 429: return AtelierError.rateLimited(retryAfter: nil)
     default: return AtelierError.unexpectedResponse("\(operation): HTTP \(status) \(problem.detail ?? "")")
     }
 }

@@ -28,7 +28,7 @@ public struct SitePages: Sendable {
         let output = try await session.client.sendFeedback(body: .json(.init(email: email, subject: subject, message: message)))
         switch output {
         case .accepted: return
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let r): throw AtelierError.rateLimited(retryAfter: r.headers.retryAfter.map { .seconds($0) })
         case .unprocessableContent(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 422)
         case .badRequest(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 400)
         default: throw AtelierError.unexpectedResponse("sendFeedback: \(output)")

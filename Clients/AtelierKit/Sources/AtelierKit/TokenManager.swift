@@ -116,24 +116,10 @@ actor TokenManager {
             throw AtelierError.signedOut
         case .tooManyRequests:
             states.publish(.signedIn(me: cached?.user))
-            throw AtelierError.rateLimited
+            throw AtelierError.rateLimited(retryAfter: nil)
         default:
             states.publish(.signedIn(me: cached?.user))
             throw AtelierError.unexpectedResponse("refresh answered \(output)")
         }
-    }
-}
-
-public enum AtelierError: Error, Equatable {
-    /// No valid session: sign in again.
-    case signedOut
-    case rateLimited
-    /// The server refused the request (a 4xx problem): `fields` names the fields it found wrong.
-    case rejected(status: Int, detail: String, fields: [String])
-    case unexpectedResponse(String)
-
-    init(_ problem: Components.Schemas.Problem?, status: Int) {
-        self = .rejected(
-            status: status, detail: problem?.detail ?? problem?.title ?? "HTTP \(status)", fields: problem?.errors?.map(\.field) ?? [])
     }
 }

@@ -41,7 +41,7 @@ public struct AccountClient: Sendable {
         case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
         case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
         case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let answer): throw AtelierError.rateLimited(retryAfter: answer.headers.retryAfter.map { .seconds($0) })
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("changePassword answered \(status)")
         }
     }
@@ -55,7 +55,7 @@ public struct AccountClient: Sendable {
         case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
         case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
         case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let answer): throw AtelierError.rateLimited(retryAfter: answer.headers.retryAfter.map { .seconds($0) })
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("confirmPasswordReset answered \(status)")
         }
     }
@@ -135,7 +135,7 @@ public struct AccountClient: Sendable {
         case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
         case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
         case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let answer): throw AtelierError.rateLimited(retryAfter: answer.headers.retryAfter.map { .seconds($0) })
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("logIn answered \(status)")
         }
     }
@@ -175,7 +175,7 @@ public struct AccountClient: Sendable {
         case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
         case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
         case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let answer): throw AtelierError.rateLimited(retryAfter: answer.headers.retryAfter.map { .seconds($0) })
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("refreshSession answered \(status)")
         }
     }
@@ -205,7 +205,7 @@ public struct AccountClient: Sendable {
         case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
         case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
         case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let answer): throw AtelierError.rateLimited(retryAfter: answer.headers.retryAfter.map { .seconds($0) })
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("requestPasswordReset answered \(status)")
         }
     }
@@ -217,7 +217,7 @@ public struct AccountClient: Sendable {
         case .accepted: return
         case .unauthorized: throw AtelierError.signedOut
         case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let answer): throw AtelierError.rateLimited(retryAfter: answer.headers.retryAfter.map { .seconds($0) })
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("resendEmailVerification answered \(status)")
         }
     }
@@ -233,7 +233,7 @@ public struct AccountClient: Sendable {
         case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
         case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
         case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let answer): throw AtelierError.rateLimited(retryAfter: answer.headers.retryAfter.map { .seconds($0) })
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("signUp answered \(status)")
         }
     }
@@ -252,7 +252,7 @@ public struct AccountClient: Sendable {
         case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
         case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
         case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let answer): throw AtelierError.rateLimited(retryAfter: answer.headers.retryAfter.map { .seconds($0) })
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("socialSignIn answered \(status)")
         }
     }

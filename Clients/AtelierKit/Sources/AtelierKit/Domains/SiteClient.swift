@@ -34,7 +34,7 @@ public struct SiteClient: Sendable {
         case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
         case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
         case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let answer): throw AtelierError.rateLimited(retryAfter: answer.headers.retryAfter.map { .seconds($0) })
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("sendFeedback answered \(status)")
         }
     }

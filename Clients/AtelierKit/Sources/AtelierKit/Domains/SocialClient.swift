@@ -93,7 +93,7 @@ public struct SocialClient: Sendable {
         case .created(let answer): return try answer.body.json
         case .unauthorized: throw AtelierError.signedOut
         case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .tooManyRequests: throw AtelierError.rateLimited
+        case .tooManyRequests(let answer): throw AtelierError.rateLimited(retryAfter: answer.headers.retryAfter.map { .seconds($0) })
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("createInviteLink answered \(status)")
         }
     }
