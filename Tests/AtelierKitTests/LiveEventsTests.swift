@@ -204,6 +204,43 @@ struct LiveEventsServerTests {
         }
     }
 
+    @Test("photos posted while the connection was down for 10 s arrive after the reconnect, once each, in order; then live ones again")
+    func missedEventsReplayed() async throws {
+        try await LiveServer.with { server in
+            let alice = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
+            try await alice.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Alice")
+            let bob = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
+            try await bob.signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Bob")
+            let now = Date()
+            let moment = try await alice.client.createMoment(body: .json(.init(
+                name: "Replay party", startsAt: now - 3600, endsAt: now + 3600,
+                place: .init(name: "Here", lat: 44.4, lng: 26.1, radiusMeters: 100), visibility: ._public))).created.body.json
+            let channel = "moment:\(moment.id.lowercased())"
+            let transport = WebSocketKitTransport(eventLoopGroup: server.app.eventLoopGroup)
+            // Ten seconds away before each reconnect.
+            let policy = LiveReconnectPolicy(initialDelay: .seconds(10), jitter: 0, pingInterval: nil, sleep: { try await Task.sleep(for: $0) })
+            let log = EventLog(bob.liveEvents(moments: [moment.id], transport: transport, policy: policy))
+            defer { log.cancel() }
+            _ = try await log.next { $0 == .subscribed(channel: channel) }
+            let first = try await postPhoto(by: alice, to: moment.id)
+            _ = try await log.next { $0.photoID == first }
+
+            try #require(transport.connections.first).close()
+            _ = try await log.next { if case .connectionStateChanged(.reconnecting(attempt: 1, let delay)) = $0 { delay == .seconds(10) } else { false } }
+            var missed: [String] = []
+            for _ in 0..<3 { missed.append(try await postPhoto(by: alice, to: moment.id)) }
+
+            _ = try await log.next { $0 == .connectionStateChanged(.connected) }
+            for id in missed { _ = try await log.next { $0.photoID == id } }
+            let live = try await postPhoto(by: alice, to: moment.id)
+            _ = try await log.next { $0.photoID == live }
+            let photos = log.events.compactMap(\.photoID)
+            #expect(photos == [first] + missed + [live], "once each, in order: \(photos)")
+            #expect(!log.events.contains(.replayIncomplete(channel: channel)))
+            #expect(transport.connections.count == 2)
+        }
+    }
+
     private func postPhoto(by session: AtelierSession, to momentID: String) async throws -> String {
         let media = try await session.client.uploadMedia(body: .png(HTTPBody(TinyPNG.make(width: 80, height: 80)))).created.body.json
         return try await session.client.postMomentPhoto(path: .init(momentId: momentID), body: .json(.init(mediaId: media.id)))

@@ -20,9 +20,11 @@ public enum LiveEvent: Sendable, Equatable {
     case subscribed(channel: String)
     /// The server would not subscribe this channel (404: no such moment, or not visible to you).
     case subscriptionRefused(channel: String, status: Int, detail: String)
-    /// The connection came up or went down. After `.connected` following a `.reconnecting`,
-    /// events of the gap are lost: refetch what is on screen.
+    /// The connection came up or went down. After a reconnect the server sends each moment's
+    /// events of the gap first (once each, in order), as long as it still keeps them (5 minutes).
     case connectionStateChanged(LiveConnectionState)
+    /// Events of this channel were missed and are no longer kept: refetch what is on screen.
+    case replayIncomplete(channel: String)
     /// An event this SDK does not know (or whose payload it could not read); `data` is its JSON.
     case unknown(event: String, channel: String, data: Data)
 }
@@ -84,6 +86,7 @@ enum LiveMessageDecoder {
         var event: String?
         var status: Int?
         var detail: String?
+        var id: String?
     }
 
     private struct Payload<T: Decodable>: Decodable {
@@ -96,12 +99,23 @@ enum LiveMessageDecoder {
 
     /// The event a message carries, or nil for protocol chatter (`ready`, `pong`, …) and junk.
     static func decode(_ text: String) -> LiveEvent? {
+        decodeFrame(text)?.event
+    }
+
+    /// The event and, for a channel's event, its channel and id (to resume from after a reconnect).
+    static func decodeFrame(_ text: String) -> (event: LiveEvent, channel: String?, id: String?)? {
         let bytes = Data(text.utf8)
         guard let envelope = try? JSONDecoder().decode(Envelope.self, from: bytes) else { return nil }
+        if envelope.type == "event", let channel = envelope.channel, let name = envelope.event {
+            return (event(name, on: channel, bytes), channel, envelope.id)
+        }
+        return decodeOther(envelope).map { ($0, nil, nil) }
+    }
+
+    private static func decodeOther(_ envelope: Envelope) -> LiveEvent? {
         switch envelope.type {
-        case "event":
-            guard let channel = envelope.channel, let name = envelope.event else { return nil }
-            return event(name, on: channel, bytes)
+        case "replay-incomplete":
+            return envelope.channel.map { .replayIncomplete(channel: $0) }
         case "subscribed":
             return envelope.channel.map { .subscribed(channel: $0) }
         case "refused":
@@ -153,11 +167,11 @@ enum LiveMessageDecoder {
         return json
     }
 
-    static func command(_ type: String, channel: String? = nil) -> String {
-        struct Command: Encodable { var type: String; var channel: String? }
+    static func command(_ type: String, channel: String? = nil, since: String? = nil) -> String {
+        struct Command: Encodable { var type: String; var channel: String?; var since: String? }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let data = (try? encoder.encode(Command(type: type, channel: channel))) ?? Data()
+        let data = (try? encoder.encode(Command(type: type, channel: channel, since: since))) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 }

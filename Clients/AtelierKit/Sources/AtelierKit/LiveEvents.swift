@@ -6,7 +6,7 @@ import Foundation
 ///     for try await event in session.liveEvents(moments: [moment.id]) {
 ///         switch event {
 ///         case .photoAdded(_, let photo): album.insert(photo)
-///         case .connectionStateChanged(.connected): try await album.reload()  // catch up after a gap
+///         case .replayIncomplete: try await album.reload()  // a gap longer than the server keeps
 ///         default: break
 ///         }
 ///     }
@@ -74,6 +74,7 @@ public struct LiveEvents: AsyncSequence, Sendable {
             }
             var attempt = 0
             var rejected: String?  // the token that just got a 401, to be replaced once
+            let marks = LiveLocked(ChannelMarks())
             while !Task.isCancelled {
                 var token: String?
                 do {
@@ -81,7 +82,7 @@ public struct LiveEvents: AsyncSequence, Sendable {
                     token = fresh
                     let connection = try await transport.connect(url: url, headers: ["Authorization": "Bearer \(fresh)"])
                     rejected = nil
-                    if await serve(connection, out) { attempt = 0 }
+                    if await serve(connection, out, marks: marks) { attempt = 0 }
                 } catch LiveTransportError.rejected(let status) {
                     if status == 401, rejected == nil {
                         rejected = token
@@ -112,7 +113,8 @@ public struct LiveEvents: AsyncSequence, Sendable {
     /// Subscribes and reads until the connection ends. True when the server said anything, i.e.
     /// the connection worked (which resets the backoff).
     private func serve(
-        _ connection: any LiveTransportConnection, _ out: AsyncThrowingStream<LiveEvent, any Error>.Continuation
+        _ connection: any LiveTransportConnection, _ out: AsyncThrowingStream<LiveEvent, any Error>.Continuation,
+        marks: LiveLocked<ChannelMarks>
     ) async -> Bool {
         let heard = LiveLocked(false)
         let spoke = await withTaskCancellationHandler {
@@ -123,7 +125,8 @@ public struct LiveEvents: AsyncSequence, Sendable {
                 var spoke = false
                 do {
                     for channel in channels {
-                        try await connection.send(LiveMessageDecoder.command("subscribe", channel: channel))
+                        let since = marks.withLock { $0.last[channel] }
+                        try await connection.send(LiveMessageDecoder.command("subscribe", channel: channel, since: since))
                     }
                     while !Task.isCancelled, let text = try await connection.receive() {
                         heard.withLock { $0 = true }
@@ -131,7 +134,9 @@ public struct LiveEvents: AsyncSequence, Sendable {
                             spoke = true
                             out.yield(.connectionStateChanged(.connected))
                         }
-                        if let event = LiveMessageDecoder.decode(text) { out.yield(event) }
+                        guard let frame = LiveMessageDecoder.decodeFrame(text) else { continue }
+                        if let channel = frame.channel, let id = frame.id, !marks.withLock({ $0.first(id, on: channel) }) { continue }
+                        out.yield(frame.event)
                     }
                 } catch {
                     // Dropped; the caller reconnects.
@@ -144,6 +149,25 @@ public struct LiveEvents: AsyncSequence, Sendable {
             connection.close()
         }
         return spoke
+    }
+
+    /// Per channel, the last event id heard (sent as `since` when resubscribing) and the recent
+    /// ids, so that an event heard live and again in a replay is yielded once.
+    struct ChannelMarks {
+        static let remembered = 512
+        var last: [String: String] = [:]
+        var recent: [String: [String]] = [:]
+
+        /// True the first time `id` is heard on `channel`.
+        mutating func first(_ id: String, on channel: String) -> Bool {
+            var ids = recent[channel] ?? []
+            guard !ids.contains(id) else { return false }
+            ids.append(id)
+            if ids.count > Self.remembered { ids.removeFirst(ids.count - Self.remembered) }
+            recent[channel] = ids
+            last[channel] = id
+            return true
+        }
     }
 
     /// Pings every `interval`; closes the connection when a whole interval passed in silence.

@@ -9,6 +9,9 @@ struct LiveMessage: Codable, Sendable, Equatable {
     var data: String
     /// Who caused it, so that people who blocked each other do not see each other's doings.
     var actorID: UUID?
+    /// Given when published (time-ordered); a client that reconnects names the last one it got,
+    /// and hears what it missed (`LiveHub.missed`).
+    var id: UUID? = nil
 }
 
 /// Channel names: `moment:{id}` for a moment's album, `inbox:{userId}` for a person's notifications.
@@ -25,9 +28,20 @@ enum LiveChannel {
 }
 
 /// The subscribers of this process, by channel. Delivery never waits for a slow client: each
-/// subscription buffers its newest 256 events and drops older ones.
+/// subscription buffers its newest 256 events and drops older ones. The hub also keeps each
+/// channel's events of the last `replayWindow` (at most `replayLimit`), for clients that
+/// reconnect: every instance delivers every event, so each keeps the same ones.
 final class LiveHub: Sendable {
+    static let replayWindow: TimeInterval = 5 * 60
+    static let replayLimit = 500
+
     private let subscribers = NIOLockedValueBox<[String: [UUID: AsyncStream<LiveMessage>.Continuation]]>([:])
+    private let recent = NIOLockedValueBox<Recent>(Recent())
+
+    private struct Recent {
+        var events: [String: [(at: Date, message: LiveMessage)]] = [:]
+        var deliveries = 0
+    }
 
     func subscribe(_ channel: String) -> (id: UUID, events: AsyncStream<LiveMessage>) {
         let id = UUID()
@@ -47,8 +61,37 @@ final class LiveHub: Sendable {
     }
 
     func deliver(_ message: LiveMessage) {
+        keep(message, now: Date())
         let targets = subscribers.withLockedValue { Array(($0[message.channel] ?? [:]).values) }
         for continuation in targets { continuation.yield(message) }
+    }
+
+    /// The channel's events after the one with id `after`, oldest first; nil when that event is
+    /// no longer kept (the gap is too long: the client reloads instead).
+    func missed(_ channel: String, after: UUID, now: Date = Date()) -> [LiveMessage]? {
+        recent.withLockedValue { recent in
+            let kept = (recent.events[channel] ?? []).filter { now.timeIntervalSince($0.at) <= Self.replayWindow }
+            guard let index = kept.firstIndex(where: { $0.message.id == after }) else { return nil }
+            return kept[(index + 1)...].map(\.message)
+        }
+    }
+
+    private func keep(_ message: LiveMessage, now: Date) {
+        guard message.id != nil else { return }
+        recent.withLockedValue { recent in
+            var events = recent.events[message.channel] ?? []
+            events.append((now, message))
+            if let stale = events.firstIndex(where: { now.timeIntervalSince($0.at) <= Self.replayWindow }), stale > 0 {
+                events.removeFirst(stale)
+            }
+            if events.count > Self.replayLimit { events.removeFirst(events.count - Self.replayLimit) }
+            recent.events[message.channel] = events
+            // Now and then, forget channels that went quiet.
+            recent.deliveries += 1
+            if recent.deliveries % 1000 == 0 {
+                recent.events = recent.events.filter { _, events in events.last.map { now.timeIntervalSince($0.at) <= Self.replayWindow } ?? false }
+            }
+        }
     }
 
     func subscriberCount(_ channel: String) -> Int {
@@ -83,6 +126,6 @@ struct LiveUpdates: Sendable {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
         guard let json = try? encoder.encode(data) else { return }
-        await bus.publish(LiveMessage(channel: channel, event: event, data: String(decoding: json, as: UTF8.self), actorID: actorID))
+        await bus.publish(LiveMessage(channel: channel, event: event, data: String(decoding: json, as: UTF8.self), actorID: actorID, id: .v7()))
     }
 }

@@ -8,7 +8,8 @@ import Vapor
 /// The client's own inbox is subscribed from the start (`inbox`); other channels on request:
 /// `{"type":"subscribe","channel":"moment:{id}"}` answers `subscribed`, or `refused` with a
 /// status (404 for a moment the client may not see). Events arrive as
-/// `{"type":"event","channel":…,"event":"photo.created","data":{…}}`.
+/// `{"type":"event","channel":…,"id":…,"event":"photo.created","data":{…}}`. After a reconnect,
+/// `{"type":"subscribe","channel":…,"since":"<the last event id it got>"}` sends what was missed first.
 enum LiveSocket {
     static let maxChannels = 50
     /// Seconds between checks that a subscriber may still see a channel.
@@ -72,7 +73,7 @@ actor LiveConnection {
     }
 
     func received(_ text: String) async {
-        struct Command: Decodable { var type: String; var channel: String? }
+        struct Command: Decodable { var type: String; var channel: String?; var since: String? }
         guard let command = try? JSONDecoder().decode(Command.self, from: Data(text.utf8)) else {
             return await send(["type": "error", "detail": "Send JSON: {\"type\":\"subscribe\",\"channel\":\"moment:<id>\"}."])
         }
@@ -89,7 +90,9 @@ actor LiveConnection {
                 return await send(["type": "refused", "channel": channel, "status": status, "detail": detail])
             }
             // The access check awaited; another subscribe of the same channel may have won meanwhile.
-            if subscriptions[channel] == nil { listen(as: channel, to: LiveChannel.canonical(channel)) }
+            if subscriptions[channel] == nil {
+                listen(as: channel, to: LiveChannel.canonical(channel), since: command.since.flatMap(UUID.init(uuidString:)))
+            }
             await send(["type": "subscribed", "channel": channel])
         case ("unsubscribe", let channel?):
             subscriptions.removeValue(forKey: channel)?.cancel()
@@ -106,14 +109,30 @@ actor LiveConnection {
 
     /// Forwards the channel's events. Access was checked when subscribing; it is checked again
     /// at most every `LiveSocket.recheck` seconds as events arrive (a block, a deleted moment),
-    /// and events caused by people blocked either way are not passed on.
-    private func listen(as name: String, to channel: String) {
+    /// and events caused by people blocked either way are not passed on. `since`: the last event
+    /// the client got before it lost its connection; what came after is sent first, once each
+    /// (or `replay-incomplete` when it is no longer kept).
+    private func listen(as name: String, to channel: String, since: UUID? = nil) {
         let (_, events) = services.live.hub.subscribe(channel)
         let (socket, userID, db, services) = (self.socket, self.userID, self.db, self.services)
         let checksAccess = name != "inbox"
         subscriptions[name] = Task {
             var checkedAt = Date()
+            var replayed = Set<UUID>()
+            if let since {
+                if let missed = services.live.hub.missed(channel, after: since) {
+                    for message in missed {
+                        if let actor = message.actorID, actor != userID,
+                            (try? await SocialGraph(db: db).blockedEitherWay(userID, actor)) != false { continue }
+                        if let id = message.id { replayed.insert(id) }
+                        try? await socket.send(Self.frame(name, message))
+                    }
+                } else {
+                    try? await socket.send("{\"type\":\"replay-incomplete\",\"channel\":\(Self.quoted(name))}")
+                }
+            }
             for await message in events {
+                if let id = message.id, replayed.remove(id) != nil { continue }
                 if Date().timeIntervalSince(checkedAt) > LiveSocket.recheck {
                     checkedAt = Date()
                     if checksAccess, let status = await LiveChannelAccess.refusal(channel, userID: userID, db: db, services: services) {
@@ -123,10 +142,14 @@ actor LiveConnection {
                 }
                 if let actor = message.actorID, actor != userID,
                     (try? await SocialGraph(db: db).blockedEitherWay(userID, actor)) != false { continue }
-                let text = "{\"type\":\"event\",\"channel\":\(Self.quoted(name)),\"event\":\(Self.quoted(message.event)),\"data\":\(message.data)}"
-                try? await socket.send(text)
+                try? await socket.send(Self.frame(name, message))
             }
         }
+    }
+
+    private static func frame(_ name: String, _ message: LiveMessage) -> String {
+        let id = message.id.map { ",\"id\":\(quoted($0.idString))" } ?? ""
+        return "{\"type\":\"event\",\"channel\":\(quoted(name))\(id),\"event\":\(quoted(message.event)),\"data\":\(message.data)}"
     }
 
     private func send(_ object: [String: Any]) async {
