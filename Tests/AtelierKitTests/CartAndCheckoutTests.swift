@@ -282,4 +282,49 @@ struct CartAndCheckoutTests {
             #expect(orders.count == 1 && orders[0].total.amount == 59_900 && orders[0].lines.map(\.variantId) == [shop.sizeS])
         }
     }
+
+    /// What the cart screen shows now: items, whether it shows an error, the orders it placed.
+    @MainActor
+    private func shown(_ cart: CartScreen) -> (items: Int, failed: Bool, orders: [String]) {
+        (cart.itemCount, cart.error != nil, cart.orders.map(\.id))
+    }
+
+    @Test("the shop app's screens alone: the store's catalogue page by page, the cart, checkout (a refusal changes nothing), the order in the list")
+    func screens() async throws {
+        try await LiveServer.with { server in
+            let shop = try await Shop.open(on: server, stockS: 5, stockM: 1)
+            let session = try await shopper(server)
+            let product = shop.productID.uuidString.lowercased()
+
+            let catalogue = await PagedListScreen(session.catalog.listStoreProductsItems(storeId: shop.storeID, query: .init(limit: 1)))
+            await catalogue.loadMore()
+            #expect(await catalogue.items.map(\.id) == [product])
+            await catalogue.loadMore()
+            let more = await catalogue.hasMore, listed = await catalogue.items.count
+            #expect(!more && listed == 1, "one product, and then nothing more")
+
+            let cart = await CartScreen(session: session)
+            await cart.load()
+            #expect(await shown(cart).items == 0)
+            await cart.add(variantID: shop.sizeS, quantity: 2)
+            var now = await shown(cart)
+            #expect(now.items == 2 && !now.failed)
+            await cart.add(variantID: shop.sizeM, quantity: 5)
+            now = await shown(cart)
+            #expect(now.failed && now.items == 2, "more than the one in stock: refused, the cart as it was")
+
+            await cart.checkout(fulfilment: .delivery, paymentMethod: .payAtStore)
+            now = await shown(cart)
+            #expect(now.failed && now.orders.isEmpty && now.items == 2, "the shop does not deliver: nothing ordered")
+            await cart.checkout(fulfilment: .pickup, paymentMethod: .payAtStore)
+            now = await shown(cart)
+            #expect(!now.failed && now.orders.count == 1 && now.items == 0)
+
+            let orders = await PagedListScreen(session.commerce.listMyOrdersItems())
+            await orders.loadMore()
+            #expect(await orders.items.map(\.id) == now.orders)
+            #expect(await orders.items.first?.status == .placed)
+            #expect(try await shop.orderIDs() == now.orders, "the store sees the one order")
+        }
+    }
 }

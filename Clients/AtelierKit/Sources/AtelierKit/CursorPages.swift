@@ -30,10 +30,13 @@ public struct CursorPages<Item: Sendable>: AsyncSequence, Sendable {
         public func makeAsyncIterator() -> PageIterator { PageIterator(fetch: fetch) }
     }
 
-    public struct PageIterator: AsyncIteratorProtocol {
+    public struct PageIterator: AsyncIteratorProtocol, Sendable {
         let fetch: FetchPage
         var cursor: String?
         var finished = false
+
+        /// True once the server said the page it sent was the last.
+        public var isFinished: Bool { finished }
 
         public mutating func next() async throws -> [Item]? {
             guard !finished else { return nil }
