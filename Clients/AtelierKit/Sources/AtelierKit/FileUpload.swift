@@ -67,7 +67,7 @@ struct FileUploader {
                 }
                 guard (200..<300).contains(answer.status) else { throw Self.failure(answer.status, answer.body) }
                 meter.sent(total)
-                return try UploadJSON.decoder.decode(Value.self, from: answer.body)
+                return try GeneratedJSON.decoder.decode(Value.self, from: answer.body)
             }
         }
         return FileUpload(progress: progress, task: task)
@@ -84,26 +84,9 @@ struct FileUploader {
         switch status {
         case 401: return .signedOut
         case 429: return .rateLimited(retryAfter: nil)
-        default: return AtelierError(try? UploadJSON.decoder.decode(Components.Schemas.Problem.self, from: body), status: status)
+        default: return AtelierError(try? GeneratedJSON.decoder.decode(Components.Schemas.Problem.self, from: body), status: status)
         }
     }
-}
-
-/// The generated types' dates, as the server writes them (ISO 8601, with or without fractions).
-enum UploadJSON {
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            if let date = formatter.date(from: text) { return date }
-            formatter.formatOptions = [.withInternetDateTime]
-            if let date = formatter.date(from: text) { return date }
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a date: \(text)"))
-        }
-        return decoder
-    }()
 }
 
 /// Bytes sent, told only when more than before: a retried upload starts again from nothing, and

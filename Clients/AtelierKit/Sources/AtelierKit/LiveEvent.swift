@@ -148,17 +148,7 @@ enum LiveMessageDecoder {
         return .unknown(event: name, channel: channel, data: rawData(bytes))
     }
 
-    /// Dates as the generated client reads them (ISO 8601), also with fractional seconds.
-    private static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        let transcoder = Configuration().dateTranscoder
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            if let date = try? transcoder.decode(text) { return date }
-            return try ISO8601DateTranscoder.iso8601WithFractionalSeconds.decode(text)
-        }
-        return decoder
-    }
+    private static var decoder: JSONDecoder { GeneratedJSON.decoder }
 
     private static func rawData(_ bytes: Data) -> Data {
         guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any], let data = object["data"],

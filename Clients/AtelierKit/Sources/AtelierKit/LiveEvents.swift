@@ -217,7 +217,7 @@ extension TokenManager {
     func liveAccessToken(rejected: String?, now: Date = Date()) async throws -> String {
         guard let tokens = try await current() else { throw AtelierError.signedOut }
         if let rejected { return try await accessToken(replacing: rejected) }
-        if tokens.accessTokenExpiresAt.timeIntervalSince(now) > 60 { return tokens.accessToken }
+        if tokens.accessTokenExpiresAt.timeIntervalSince(now) > TokenManager.refreshLeeway { return tokens.accessToken }
         return try await accessToken(replacing: tokens.accessToken)
     }
 }

@@ -13,14 +13,7 @@ public struct Trending: Sendable {
     /// Near `lat`/`lng`, or the signed-in person's home location when nil; within `radiusKm`
     /// (1, 5, 10 or 50; their discovery radius when nil).
     public func products(lat: Double? = nil, lng: Double? = nil, radiusKm: Int? = nil, limit: Int = 20) async throws -> [Components.Schemas.ProductCard] {
-        let output = try await session.client.listTrendingProducts(query: .init(lat: lat, lng: lng, radiusKm: try Self.radius(radiusKm), limit: limit))
-        switch output {
-        case .ok(let ok): return try ok.body.json.items
-        case .unauthorized: throw AtelierError.signedOut
-        case .unprocessableContent(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 422)
-        case .badRequest(let r): throw AtelierError(try? r.body.applicationProblemJson, status: 400)
-        default: throw AtelierError.unexpectedResponse("listTrendingProducts: \(output)")
-        }
+        try await session.discovery.listTrendingProducts(query: .init(lat: lat, lng: lng, radiusKm: try Self.radius(radiusKm), limit: limit)).items
     }
 
     /// One of the radii the server knows (1, 5, 10 or 50 km), refused here before any request.
