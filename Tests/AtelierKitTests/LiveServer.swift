@@ -14,7 +14,7 @@ final class LiveServer: Sendable {
     /// the server answers on its event loops, outside the test's task.
     private let upperCaseIDs: Locked<[String]>
 
-    static func start(adjust: (inout AppConfig) -> Void = { _ in }) async throws -> LiveServer {
+    static func start(adjust: @Sendable (inout AppConfig) -> Void = { _ in }) async throws -> LiveServer {
         let clock = ManualClock(Date())
         let dataDirectory = NSTemporaryDirectory() + "atelierkit-test-\(UUID().uuidString)"
         let app = try await Application.make(.testing)
@@ -54,7 +54,10 @@ final class LiveServer: Sendable {
         try? FileManager.default.removeItem(atPath: dataDirectory)
     }
 
-    static func with(adjust: (inout AppConfig) -> Void = { _ in }, _ body: (LiveServer) async throws -> Void) async throws {
+    /// Runs `body` in the caller's isolation (a test on the main actor drives screen models in it).
+    static func with(
+        adjust: @Sendable (inout AppConfig) -> Void = { _ in }, isolation: isolated (any Actor)? = #isolation, _ body: (LiveServer) async throws -> Void
+    ) async throws {
         let server = try await start(adjust: adjust)
         do {
             try await body(server)

@@ -8,7 +8,7 @@ import Testing
 @testable import Atelier
 
 /// Editors' work on the in-process server, as `MagazineEditor` does it.
-private struct MagazineDesk {
+struct MagazineDesk {
     let server: LiveServer
     var editor: MagazineEditor { MagazineEditor(db: server.app.db, services: server.app.atelier) }
 

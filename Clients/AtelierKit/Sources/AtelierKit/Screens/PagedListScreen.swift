@@ -44,6 +44,21 @@ public final class PagedListScreen<Item: Sendable> {
         return (page, iterator)
     }
 
+    /// Changes the loaded items that match in place (a like, a follow), without a reload.
+    public func update(where matches: (Item) -> Bool, _ change: (inout Item) -> Void) {
+        for index in items.indices where matches(items[index]) { change(&items[index]) }
+    }
+
+    /// Puts an item at the top (a newest-first list hearing of a new one, live or just posted).
+    public func prepend(_ item: Item) {
+        items.insert(item, at: 0)
+    }
+
+    /// Takes the matching items out of the list (a removal the server confirmed).
+    public func remove(where matches: (Item) -> Bool) {
+        items.removeAll(where: matches)
+    }
+
     /// From the first page again (pull to refresh).
     public func reload() async {
         guard !isLoading else { return }

@@ -9,11 +9,9 @@ import Observation
 @Observable
 public final class CartScreen {
     public private(set) var cart: Components.Schemas.Cart?
-    public private(set) var isWorking = false
-    /// The last refusal or failure, for the screen to show; cleared by the next success.
-    public private(set) var error: (any Error)?
     /// The orders the last checkout placed (one per store).
     public private(set) var orders: [Components.Schemas.Order] = []
+    public let activity = ScreenActivity()
 
     private let session: AtelierSession
     private var attempt: CheckoutAttempt?
@@ -38,34 +36,25 @@ public final class CartScreen {
 
     /// Orders the cart. After a failure the same call again retries the same attempt (same key).
     public func checkout(fulfilment: Components.Schemas.Fulfilment, paymentMethod: Components.Schemas.PaymentMethod) async {
-        guard !isWorking else { return }
-        isWorking = true
-        defer { isWorking = false }
         let attempt = self.attempt ?? CheckoutAttempt(session: session, fulfilment: fulfilment, paymentMethod: paymentMethod)
         self.attempt = attempt
-        do {
-            orders = try await attempt.submit()
-            self.attempt = nil
-            error = nil
-            cart = try await session.cart.current()
-        } catch {
-            self.error = error
-            // A refusal is final for its attempt: the next checkout makes a new one. A lost connection keeps it (same key).
-            if !RetryMiddleware.isConnectionFailure(error) { self.attempt = nil }
+        let placed = await activity.run { [session] in
+            let orders = try await attempt.submit()
+            return (orders, try await session.cart.current())
         }
+        guard let (orders, cart) = placed else {
+            // A refusal is final for its attempt: the next checkout makes a new one. A lost connection keeps it (same key).
+            if let error = activity.error, !RetryMiddleware.isConnectionFailure(error) { self.attempt = nil }
+            return
+        }
+        (self.orders, self.cart) = (orders, cart)
+        self.attempt = nil
     }
 
     /// A change to the cart: the cart as it is afterwards, and a new checkout attempt next time.
     private func run(_ change: @escaping @Sendable () async throws -> Components.Schemas.Cart) async {
-        guard !isWorking else { return }
-        isWorking = true
-        defer { isWorking = false }
-        do {
-            cart = try await change()
-            attempt = nil
-            error = nil
-        } catch {
-            self.error = error
-        }
+        guard let cart = await activity.run(change) else { return }
+        self.cart = cart
+        attempt = nil
     }
 }
