@@ -4,6 +4,21 @@ import Testing
 
 @Suite("AtelierSession against a live server")
 struct AtelierSessionTests {
+    @Test("a network failure is offline, and its loggable description leaves the request (a password) out")
+    func loggableNetworkFailure() async throws {
+        let secret = "a very secret password"
+        let session = AtelierSession(baseURL: URL(string: "http://127.0.0.1:9")!, tokenStore: InMemoryTokenStore(), retry: .none)
+        let error = try #require(await #expect(throws: (any Error).self) {
+            try await session.signUp(email: uniqueEmail(), password: secret, displayName: "Nobody")
+        })
+        #expect(AtelierError.isOffline(error))
+        #expect(String(describing: error).contains(secret), "why the helper exists: the runtime's own description has the body")
+        let logged = AtelierError.loggable(error)
+        #expect(logged.hasPrefix("signUp: ") && !logged.contains(secret))
+        let refused = AtelierError.rejected(AtelierProblem(status: 422, type: "about:blank", title: "Invalid", detail: "Check the fields.", messages: [("email", "taken")]))
+        #expect(AtelierError.loggable(refused) == "422 Check the fields. [email]" && !AtelierError.isOffline(refused))
+    }
+
     @Test("an expired access token is refreshed exactly once for 10 concurrent calls")
     func singleRefresh() async throws {
         try await LiveServer.with { server in

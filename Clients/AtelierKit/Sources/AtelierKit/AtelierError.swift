@@ -1,5 +1,6 @@
 import AtelierAPI
 import Foundation
+import OpenAPIRuntime
 
 /// Every way an AtelierKit call fails, one type for the whole SDK.
 public enum AtelierError: Error, Equatable {
@@ -95,5 +96,43 @@ public struct AtelierProblem: Sendable, Equatable {
     public static func == (lhs: AtelierProblem, rhs: AtelierProblem) -> Bool {
         lhs.status == rhs.status && lhs.type == rhs.type && lhs.title == rhs.title && lhs.detail == rhs.detail
             && lhs.fields == rhs.fields && lhs.messages.map(\.message) == rhs.messages.map(\.message) && lhs.retryAfter == rhs.retryAfter
+    }
+}
+
+extension AtelierError {
+    /// Whether `error` came from the network (no connection, a timeout, a dropped connection)
+    /// rather than from the server's answer: show "offline" and keep what is on screen.
+    public static func isOffline(_ error: any Error) -> Bool {
+        RetryMiddleware.isConnectionFailure(error)
+    }
+
+    /// Any error of an AtelierKit call, described so that it is safe to log or show. A network
+    /// failure reaches the app as OpenAPIRuntime's `ClientError`, whose own description spells out
+    /// the whole request, body included (a password on sign-up); this keeps the operation and the
+    /// cause only.
+    public static func loggable(_ error: any Error) -> String {
+        switch error {
+        case let error as AtelierError:
+            switch error {
+            case .signedOut: return "signed out"
+            case .rateLimited(let after): return "rate limited" + (after.map { ", retry after \($0)" } ?? "")
+            case .rejected(let problem):
+                let fields = problem.fields.isEmpty ? "" : " [\(problem.fields.joined(separator: ", "))]"
+                return "\(problem.status) \(problem.detail.isEmpty ? problem.title : problem.detail)\(fields)"
+            case .unexpectedResponse(let what): return "unexpected response: \(what)"
+            }
+        case let error as ClientError:
+            return "\(error.operationID): \(cause(error.underlyingError))"
+        default:
+            return cause(error)
+        }
+    }
+
+    /// The error's domain, code and message, without the URLs and inputs its user info may carry.
+    private static func cause(_ error: any Error) -> String {
+        if error is CancellationError { return "cancelled" }
+        let ns = error as NSError
+        let message = ns.userInfo[NSLocalizedDescriptionKey] as? String
+        return "\(ns.domain) \(ns.code)" + (message.map { ": \($0)" } ?? "")
     }
 }
