@@ -130,8 +130,13 @@ final class UploadTask: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     static func run(_ request: URLRequest, file: URL, onSent: @escaping @Sendable (Int64) -> Void) async throws -> Answer {
         let delegate = UploadTask(onSent: onSent)
-        let urlSession = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
-        defer { urlSession.finishTasksAndInvalidate() }
+        let configuration = BackgroundUploads.configuration()
+        let urlSession = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        BackgroundUploads.opened(configuration.identifier)
+        defer {
+            urlSession.finishTasksAndInvalidate()
+            BackgroundUploads.closed(configuration.identifier)
+        }
         let task = urlSession.uploadTask(with: request, fromFile: file)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -141,6 +146,10 @@ final class UploadTask: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         } onCancel: {
             task.cancel()
         }
+    }
+
+    func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
+        BackgroundUploads.finishedEvents(forIdentifier: session.configuration.identifier)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
@@ -165,3 +174,4 @@ final class UploadTask: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         }
     }
 }
+
