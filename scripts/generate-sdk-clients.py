@@ -25,8 +25,8 @@ OUT = ROOT / "Clients" / "AtelierKit" / "Sources" / "AtelierKit" / "Domains"
 DOMAINS = {
     "accounts": ("account", "AccountClient", "the signed-in account: profile, settings, devices, export and deletion"),
     "media": ("media", "MediaClient", "uploads and the caller's media"),
-    "catalog": ("catalog", "CatalogClient", "stores, products, brands, categories and the store portal"),
-    "discovery": ("discovery", "DiscoveryClient", "search, feeds, likes, follows, boards, the wishlist and trending products"),
+    "catalog": ("catalog", "CatalogClient", "stores, products, brands and categories as shoppers and admins see them"),
+    "discovery": ("discovery", "DiscoveryClient", "feeds, likes, follows, boards, the wishlist and trending products"),
     "social": ("social", "SocialClient", "friends, connections, blocks, posts, reactions, comments, reports and invite links"),
     "moments": ("moments", "MomentsClient", "moments, their members, check-ins and albums"),
     "wardrobe": ("wardrobe", "WardrobeClient", "the closet, outfits, the calendar, packing lists, recaps and size advice"),
@@ -36,7 +36,25 @@ DOMAINS = {
     # `session.notifications` is the hand-written push registration (`NotificationSettings`).
     "notifications": ("inbox", "NotificationsClient", "the inbox and notification settings"),
     "admin": ("admin", "AdminClient", "administration: moderation, store applications and site pages"),
+    # Not tags: the operations `CLIENT_OF` moves out of their tag's client.
+    "search": ("search", "SearchClient", "product and store search, suggestions and saved searches"),
+    "portal": ("portal", "PortalClient", "a store's staff at work: its products, staff, orders, stock, selling settings, discounts, trade customers and stats"),
     "site": ("site", "SiteClient", "the privacy policy, terms and the contact form"),
+}
+
+# Operations whose client is not their tag's: search has its own client, and what only a store's
+# staff (or an admin) may do lives in `session.portal` (`session.admin`), not beside the shopper's calls.
+CLIENT_OF = {
+    **{op: "search" for op in [
+        "searchProducts", "suggestSearch", "searchStores", "listSavedSearches", "createSavedSearch", "deleteSavedSearch"]},
+    **{op: "portal" for op in [
+        "listMyStores", "updateStore", "createProduct", "replaceProduct", "deleteProduct", "activateProduct",
+        "deactivateProduct", "setProductPhotos", "listStoreStaff", "inviteStoreStaff", "removeStoreStaff",
+        "listUnavailableReports", "resolveUnavailableReport", "getStoreStats", "proposeBrand", "listStoreOrders",
+        "transitionStoreOrder", "getCommerceSettings", "updateCommerceSettings", "updateVariantStock",
+        "listDiscountCodes", "createDiscountCode", "listTradeCustomers", "decideTradeCustomer",
+        "setProductTradeTerms", "replyToReview", "putSizeChart"]},
+    **{op: "admin" for op in ["assignStoreOwner", "suspendStore", "reinstateStore"]},
 }
 
 STATUS_CASES = {
@@ -185,6 +203,7 @@ def render():
             if verb == "parameters":
                 continue
             (tag,) = op["tags"]
+            tag = CLIENT_OF.get(op["operationId"], tag)
             by_tag[tag].append((op["operationId"], method(spec, item, op)))
     files = {}
     for tag, methods in by_tag.items():

@@ -27,6 +27,23 @@ public struct AdminClient: Sendable {
         }
     }
 
+    /// Make an account an owner of the store (admins).
+    @discardableResult
+    public func assignStoreOwner(storeId: String, _ body: Components.Schemas.OwnerAssignment) async throws -> Components.Schemas.Store {
+        let output = try await session.client.assignStoreOwner(path: .init(storeId: storeId), body: .json(body))
+        switch output {
+        case .ok(let answer): return try answer.body.json
+        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
+        case .unauthorized: throw AtelierError.signedOut
+        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
+        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
+        case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
+        case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
+        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
+        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("assignStoreOwner answered \(status)")
+        }
+    }
+
     /// Decline an application with a reason the applicant reads (admins).
     @discardableResult
     public func declineStoreApplication(applicationId: String, body: Operations.DeclineStoreApplication.Input.Body) async throws -> Components.Schemas.StoreApplication {
@@ -114,6 +131,20 @@ public struct AdminClient: Sendable {
         }
     }
 
+    /// Undo a suspension (admins).
+    @discardableResult
+    public func reinstateStore(storeId: String) async throws -> Components.Schemas.Store {
+        let output = try await session.client.reinstateStore(path: .init(storeId: storeId))
+        switch output {
+        case .ok(let answer): return try answer.body.json
+        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
+        case .unauthorized: throw AtelierError.signedOut
+        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
+        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
+        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("reinstateStore answered \(status)")
+        }
+    }
+
     /// Hide the reported content, suspend its author, or dismiss the report (admins); 409 when resolved already.
     @discardableResult
     public func resolveReport(reportId: String, _ body: Components.Schemas.ReportResolution) async throws -> Components.Schemas.Report {
@@ -129,6 +160,20 @@ public struct AdminClient: Sendable {
         case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
         case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("resolveReport answered \(status)")
+        }
+    }
+
+    /// Hide a store and its products from everyone but admins (admins).
+    @discardableResult
+    public func suspendStore(storeId: String) async throws -> Components.Schemas.Store {
+        let output = try await session.client.suspendStore(path: .init(storeId: storeId))
+        switch output {
+        case .ok(let answer): return try answer.body.json
+        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
+        case .unauthorized: throw AtelierError.signedOut
+        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
+        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
+        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("suspendStore answered \(status)")
         }
     }
 

@@ -3,28 +3,13 @@ import AtelierAPI
 import Foundation
 import OpenAPIRuntime
 
-/// The `catalog` operations: stores, products, brands, categories and the store portal.
+/// The `catalog` operations: stores, products, brands and categories as shoppers and admins see them.
 /// Every answer but the documented success throws `AtelierError`.
 public struct CatalogClient: Sendable {
     let session: AtelierSession
 
     public init(session: AtelierSession) {
         self.session = session
-    }
-
-    /// Show the product to shoppers.
-    @discardableResult
-    public func activateProduct(storeId: String, productId: String) async throws -> Components.Schemas.Product {
-        let output = try await session.client.activateProduct(path: .init(storeId: storeId, productId: productId))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("activateProduct answered \(status)")
-        }
     }
 
     /// Apply to open a store. Admins approve it (the store is made with the caller as its owner) or decline it with a reason. One application waits at a time (409).
@@ -55,23 +40,6 @@ public struct CatalogClient: Sendable {
         case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
         case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("approveBrand answered \(status)")
-        }
-    }
-
-    /// Make an account an owner of the store (admins).
-    @discardableResult
-    public func assignStoreOwner(storeId: String, _ body: Components.Schemas.OwnerAssignment) async throws -> Components.Schemas.Store {
-        let output = try await session.client.assignStoreOwner(path: .init(storeId: storeId), body: .json(body))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
-        case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("assignStoreOwner answered \(status)")
         }
     }
 
@@ -110,24 +78,6 @@ public struct CatalogClient: Sendable {
         }
     }
 
-    /// Create a product (staff of the store).
-    @discardableResult
-    public func createProduct(storeId: String, _ body: Components.Schemas.ProductInput) async throws -> Components.Schemas.Product {
-        let output = try await session.client.createProduct(path: .init(storeId: storeId), body: .json(body))
-        switch output {
-        case .created(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
-        case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
-        case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("createProduct answered \(status)")
-        }
-    }
-
     /// Create a store (admins).
     @discardableResult
     public func createStore(_ body: Components.Schemas.StoreCreate) async throws -> Components.Schemas.Store {
@@ -145,21 +95,6 @@ public struct CatalogClient: Sendable {
         }
     }
 
-    /// Hide the product from shoppers.
-    @discardableResult
-    public func deactivateProduct(storeId: String, productId: String) async throws -> Components.Schemas.Product {
-        let output = try await session.client.deactivateProduct(path: .init(storeId: storeId, productId: productId))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("deactivateProduct answered \(status)")
-        }
-    }
-
     /// Delete an empty category without children (admins).
     public func deleteCategory(categoryId: String) async throws {
         let output = try await session.client.deleteCategory(path: .init(categoryId: categoryId))
@@ -171,20 +106,6 @@ public struct CatalogClient: Sendable {
         case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
         case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("deleteCategory answered \(status)")
-        }
-    }
-
-    /// Delete a product and its photos (staff of the store).
-    public func deleteProduct(storeId: String, productId: String) async throws {
-        let output = try await session.client.deleteProduct(path: .init(storeId: storeId, productId: productId))
-        switch output {
-        case .noContent: return
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("deleteProduct answered \(status)")
         }
     }
 
@@ -213,38 +134,6 @@ public struct CatalogClient: Sendable {
         case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
         case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("getStore answered \(status)")
-        }
-    }
-
-    /// Followers, likes, product views and share visits per day (staff of the store).
-    @discardableResult
-    public func getStoreStats(storeId: String, query: Operations.GetStoreStats.Input.Query = .init()) async throws -> Components.Schemas.StoreStats {
-        let output = try await session.client.getStoreStats(path: .init(storeId: storeId), query: query)
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("getStoreStats answered \(status)")
-        }
-    }
-
-    /// Invite someone by email (owners). An existing account joins at once; otherwise on sign-up.
-    @discardableResult
-    public func inviteStoreStaff(storeId: String, _ body: Components.Schemas.StaffInvite) async throws -> Components.Schemas.StaffMember {
-        let output = try await session.client.inviteStoreStaff(path: .init(storeId: storeId), body: .json(body))
-        switch output {
-        case .created(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
-        case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
-        case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("inviteStoreStaff answered \(status)")
         }
     }
 
@@ -291,19 +180,6 @@ public struct CatalogClient: Sendable {
         case .unauthorized: throw AtelierError.signedOut
         case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("listMyStoreApplications answered \(status)")
-        }
-    }
-
-    /// The stores the caller works in, with the role.
-    @discardableResult
-    public func listMyStores() async throws -> Components.Schemas.MyStoreList {
-        let output = try await session.client.listMyStores()
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("listMyStores answered \(status)")
         }
     }
 
@@ -354,20 +230,6 @@ public struct CatalogClient: Sendable {
         }
     }
 
-    /// Owners, staff and pending invitations (staff of the store).
-    @discardableResult
-    public func listStoreStaff(storeId: String) async throws -> Components.Schemas.StaffList {
-        let output = try await session.client.listStoreStaff(path: .init(storeId: storeId))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("listStoreStaff answered \(status)")
-        }
-    }
-
     /// Active stores, newest first; optionally searched by name.
     @discardableResult
     public func listStores(query: Operations.ListStores.Input.Query = .init()) async throws -> Components.Schemas.StorePage {
@@ -385,30 +247,6 @@ public struct CatalogClient: Sendable {
             var query = query
             query.cursor = cursor
             let page = try await self.listStores(query: query)
-            return (page.items, page.nextCursor)
-        }
-    }
-
-    /// Open reports that a product is not in the store any more (staff of the store).
-    @discardableResult
-    public func listUnavailableReports(storeId: String, query: Operations.ListUnavailableReports.Input.Query = .init()) async throws -> Components.Schemas.UnavailableReportPage {
-        let output = try await session.client.listUnavailableReports(path: .init(storeId: storeId), query: query)
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("listUnavailableReports answered \(status)")
-        }
-    }
-
-    /// Every item of `listUnavailableReports`, fetched a page at a time as the loop asks (`.pages` for whole pages).
-    public func listUnavailableReportsItems(storeId: String, query: Operations.ListUnavailableReports.Input.Query = .init()) -> CursorPages<Components.Schemas.UnavailableReport> {
-        CursorPages { cursor in
-            var query = query
-            query.cursor = cursor
-            let page = try await self.listUnavailableReports(storeId: storeId, query: query)
             return (page.items, page.nextCursor)
         }
     }
@@ -449,52 +287,6 @@ public struct CatalogClient: Sendable {
         }
     }
 
-    /// Propose a brand that is missing (staff); usable by the store at once, by everyone once an admin approves it.
-    @discardableResult
-    public func proposeBrand(storeId: String, _ body: Components.Schemas.BrandInput) async throws -> Components.Schemas.Brand {
-        let output = try await session.client.proposeBrand(path: .init(storeId: storeId), body: .json(body))
-        switch output {
-        case .created(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
-        case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
-        case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("proposeBrand answered \(status)")
-        }
-    }
-
-    /// Undo a suspension (admins).
-    @discardableResult
-    public func reinstateStore(storeId: String) async throws -> Components.Schemas.Store {
-        let output = try await session.client.reinstateStore(path: .init(storeId: storeId))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("reinstateStore answered \(status)")
-        }
-    }
-
-    /// Remove a member or withdraw an invitation (owners). The last owner cannot be removed.
-    public func removeStoreStaff(storeId: String, memberId: String) async throws {
-        let output = try await session.client.removeStoreStaff(path: .init(storeId: storeId, memberId: memberId))
-        switch output {
-        case .noContent: return
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("removeStoreStaff answered \(status)")
-        }
-    }
-
     /// Rename a category, change its gender, or give it a description and a picture (admins).
     @discardableResult
     public func renameCategory(categoryId: String, _ body: Components.Schemas.CategoryUpdate) async throws -> Components.Schemas.Category {
@@ -510,24 +302,6 @@ public struct CatalogClient: Sendable {
         case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
         case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("renameCategory answered \(status)")
-        }
-    }
-
-    /// Replace a product's details, variants and photos (staff of the store).
-    @discardableResult
-    public func replaceProduct(storeId: String, productId: String, _ body: Components.Schemas.ProductInput) async throws -> Components.Schemas.Product {
-        let output = try await session.client.replaceProduct(path: .init(storeId: storeId, productId: productId), body: .json(body))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
-        case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
-        case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("replaceProduct answered \(status)")
         }
     }
 
@@ -550,52 +324,6 @@ public struct CatalogClient: Sendable {
         }
     }
 
-    /// Mark a report handled (staff of the store).
-    @discardableResult
-    public func resolveUnavailableReport(storeId: String, reportId: String) async throws -> Components.Schemas.UnavailableReport {
-        let output = try await session.client.resolveUnavailableReport(path: .init(storeId: storeId, reportId: reportId))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("resolveUnavailableReport answered \(status)")
-        }
-    }
-
-    /// Attach and order the product's photos (1-10, uploaded by the caller or already on the product).
-    @discardableResult
-    public func setProductPhotos(storeId: String, productId: String, _ body: Components.Schemas.PhotoOrder) async throws -> Components.Schemas.Product {
-        let output = try await session.client.setProductPhotos(path: .init(storeId: storeId, productId: productId), body: .json(body))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
-        case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
-        case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("setProductPhotos answered \(status)")
-        }
-    }
-
-    /// Hide a store and its products from everyone but admins (admins).
-    @discardableResult
-    public func suspendStore(storeId: String) async throws -> Components.Schemas.Store {
-        let output = try await session.client.suspendStore(path: .init(storeId: storeId))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("suspendStore answered \(status)")
-        }
-    }
-
     /// Rename a brand or change its logo (admins).
     @discardableResult
     public func updateBrand(brandId: String, _ body: Components.Schemas.BrandUpdate) async throws -> Components.Schemas.Brand {
@@ -613,26 +341,9 @@ public struct CatalogClient: Sendable {
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("updateBrand answered \(status)")
         }
     }
-
-    /// Edit the store profile (staff of the store, admins). Absent fields stay.
-    @discardableResult
-    public func updateStore(storeId: String, _ body: Components.Schemas.StoreUpdate) async throws -> Components.Schemas.Store {
-        let output = try await session.client.updateStore(path: .init(storeId: storeId), body: .json(body))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .contentTooLarge(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 413)
-        case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("updateStore answered \(status)")
-        }
-    }
 }
 
 extension AtelierSession {
-    /// Stores, products, brands, categories and the store portal.
+    /// Stores, products, brands and categories as shoppers and admins see them.
     public var catalog: CatalogClient { CatalogClient(session: self) }
 }

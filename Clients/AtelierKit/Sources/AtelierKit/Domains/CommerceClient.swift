@@ -97,37 +97,6 @@ public struct CommerceClient: Sendable {
         }
     }
 
-    /// Create a discount code (staff).
-    @discardableResult
-    public func createDiscountCode(storeId: String, _ body: Components.Schemas.DiscountCodeInput) async throws -> Components.Schemas.DiscountCode {
-        let output = try await session.client.createDiscountCode(path: .init(storeId: storeId), body: .json(body))
-        switch output {
-        case .created(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("createDiscountCode answered \(status)")
-        }
-    }
-
-    /// Approve or decline a trade customer (staff). Declining an approved one takes trade access away.
-    @discardableResult
-    public func decideTradeCustomer(storeId: String, userId: String, _ body: Components.Schemas.TradeDecisionInput) async throws -> Components.Schemas.TradeAccount {
-        let output = try await session.client.decideTradeCustomer(path: .init(storeId: storeId, userId: userId), body: .json(body))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("decideTradeCustomer answered \(status)")
-        }
-    }
-
     /// Delete the caller's review (deleting none changes nothing).
     public func deleteReview(productId: String) async throws {
         let output = try await session.client.deleteReview(path: .init(productId: productId))
@@ -154,21 +123,6 @@ public struct CommerceClient: Sendable {
         }
     }
 
-    /// How the store sells (staff).
-    @discardableResult
-    public func getCommerceSettings(storeId: String) async throws -> Components.Schemas.CommerceSettings {
-        let output = try await session.client.getCommerceSettings(path: .init(storeId: storeId))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("getCommerceSettings answered \(status)")
-        }
-    }
-
     /// An order, to the shopper who placed it and to the store's staff.
     @discardableResult
     public func getOrder(orderId: String) async throws -> Components.Schemas.Order {
@@ -181,21 +135,6 @@ public struct CommerceClient: Sendable {
         case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
         case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("getOrder answered \(status)")
-        }
-    }
-
-    /// The store's discount codes with their uses (staff).
-    @discardableResult
-    public func listDiscountCodes(storeId: String) async throws -> [Components.Schemas.DiscountCode] {
-        let output = try await session.client.listDiscountCodes(path: .init(storeId: storeId))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("listDiscountCodes answered \(status)")
         }
     }
 
@@ -260,46 +199,6 @@ public struct CommerceClient: Sendable {
         }
     }
 
-    /// The store's order queue (staff), newest first, with the count in each queue.
-    @discardableResult
-    public func listStoreOrders(storeId: String, query: Operations.ListStoreOrders.Input.Query = .init()) async throws -> Components.Schemas.StoreOrderPage {
-        let output = try await session.client.listStoreOrders(path: .init(storeId: storeId), query: query)
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("listStoreOrders answered \(status)")
-        }
-    }
-
-    /// Every item of `listStoreOrders`, fetched a page at a time as the loop asks (`.pages` for whole pages).
-    public func listStoreOrdersItems(storeId: String, query: Operations.ListStoreOrders.Input.Query = .init()) -> CursorPages<Components.Schemas.Order> {
-        CursorPages { cursor in
-            var query = query
-            query.cursor = cursor
-            let page = try await self.listStoreOrders(storeId: storeId, query: query)
-            return (page.items, page.nextCursor)
-        }
-    }
-
-    /// The store's trade customers and applications (staff), newest first.
-    @discardableResult
-    public func listTradeCustomers(storeId: String, query: Operations.ListTradeCustomers.Input.Query = .init()) async throws -> [Components.Schemas.TradeAccount] {
-        let output = try await session.client.listTradeCustomers(path: .init(storeId: storeId), query: query)
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("listTradeCustomers answered \(status)")
-        }
-    }
-
     /// Products carrying a barcode (EAN-13, UPC-A or EAN-8), nearest first when a place is given.
     @discardableResult
     public func productsByCode(gtin: String, query: Operations.ProductsByCode.Input.Query = .init()) async throws -> Components.Schemas.ProductPage {
@@ -342,22 +241,6 @@ public struct CommerceClient: Sendable {
         }
     }
 
-    /// The store replies to a review of one of its products, once (staff).
-    @discardableResult
-    public func replyToReview(storeId: String, reviewId: String, _ body: Components.Schemas.ReviewReplyInput) async throws -> Components.Schemas.Review {
-        let output = try await session.client.replyToReview(path: .init(storeId: storeId, reviewId: reviewId), body: .json(body))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("replyToReview answered \(status)")
-        }
-    }
-
     /// Set a line's quantity (0 removes it). The line takes the current price as seen.
     @discardableResult
     public func setCartLineQuantity(variantId: String, _ body: Components.Schemas.CartQuantityInput) async throws -> Components.Schemas.Cart {
@@ -370,21 +253,6 @@ public struct CommerceClient: Sendable {
         case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
         case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("setCartLineQuantity answered \(status)")
-        }
-    }
-
-    /// Set a product's trade price and case size (staff). Only approved trade customers see and pay the trade price, in whole cases.
-    @discardableResult
-    public func setProductTradeTerms(storeId: String, productId: String, _ body: Components.Schemas.TradeTerms) async throws -> Components.Schemas.TradeTerms {
-        let output = try await session.client.setProductTradeTerms(path: .init(storeId: storeId, productId: productId), body: .json(body))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("setProductTradeTerms answered \(status)")
         }
     }
 
@@ -401,53 +269,6 @@ public struct CommerceClient: Sendable {
         case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
         case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("startOrderPayment answered \(status)")
-        }
-    }
-
-    /// Staff move an order on (confirm, ready, out for delivery, hand over, cancel with a reason).
-    @discardableResult
-    public func transitionStoreOrder(storeId: String, orderId: String, _ body: Components.Schemas.OrderTransitionInput) async throws -> Components.Schemas.Order {
-        let output = try await session.client.transitionStoreOrder(path: .init(storeId: storeId, orderId: orderId), body: .json(body))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("transitionStoreOrder answered \(status)")
-        }
-    }
-
-    /// Change how the store sells (owners).
-    @discardableResult
-    public func updateCommerceSettings(storeId: String, _ body: Components.Schemas.CommerceSettings) async throws -> Components.Schemas.CommerceSettings {
-        let output = try await session.client.updateCommerceSettings(path: .init(storeId: storeId), body: .json(body))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("updateCommerceSettings answered \(status)")
-        }
-    }
-
-    /// Set a variant's stock on hand, low-stock threshold and GTIN (staff).
-    @discardableResult
-    public func updateVariantStock(storeId: String, variantId: String, _ body: Components.Schemas.VariantStockInput) async throws -> Components.Schemas.VariantStock {
-        let output = try await session.client.updateVariantStock(path: .init(storeId: storeId, variantId: variantId), body: .json(body))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("updateVariantStock answered \(status)")
         }
     }
 

@@ -3,7 +3,7 @@ import AtelierAPI
 import Foundation
 import OpenAPIRuntime
 
-/// The `discovery` operations: search, feeds, likes, follows, boards, the wishlist and trending products.
+/// The `discovery` operations: feeds, likes, follows, boards, the wishlist and trending products.
 /// Every answer but the documented success throws `AtelierError`.
 public struct DiscoveryClient: Sendable {
     let session: AtelierSession
@@ -53,21 +53,6 @@ public struct DiscoveryClient: Sendable {
         }
     }
 
-    /// Save and follow a named filter set; its new matches flow into the following feed (and leave the discover feed).
-    @discardableResult
-    public func createSavedSearch(_ body: Components.Schemas.SavedSearchInput) async throws -> Components.Schemas.SavedSearch {
-        let output = try await session.client.createSavedSearch(body: .json(body))
-        switch output {
-        case .created(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .conflict(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 409)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("createSavedSearch answered \(status)")
-        }
-    }
-
     /// Delete a board (owner); its products stay in the lookbook.
     public func deleteBoard(boardId: String) async throws {
         let output = try await session.client.deleteBoard(path: .init(boardId: boardId))
@@ -78,19 +63,6 @@ public struct DiscoveryClient: Sendable {
         case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
         case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("deleteBoard answered \(status)")
-        }
-    }
-
-    /// Stop following a saved search.
-    public func deleteSavedSearch(searchId: String) async throws {
-        let output = try await session.client.deleteSavedSearch(path: .init(searchId: searchId))
-        switch output {
-        case .noContent: return
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("deleteSavedSearch answered \(status)")
         }
     }
 
@@ -317,19 +289,6 @@ public struct DiscoveryClient: Sendable {
         }
     }
 
-    /// The caller's saved searches, newest first.
-    @discardableResult
-    public func listSavedSearches() async throws -> Components.Schemas.SavedSearchList {
-        let output = try await session.client.listSavedSearches()
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("listSavedSearches answered \(status)")
-        }
-    }
-
     /// Trending near a place: the products with the most likes and board saves in the last 7 days, from stores within the radius, most first.
     @discardableResult
     public func listTrendingProducts(query: Operations.ListTrendingProducts.Input.Query = .init()) async throws -> Components.Schemas.TrendingPage {
@@ -366,53 +325,6 @@ public struct DiscoveryClient: Sendable {
         case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
         case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
         case .undocumented(let status, _): throw AtelierError.unexpectedResponse("removeFromWishlist answered \(status)")
-        }
-    }
-
-    /// Full-text product search with filters, sorts and facet counts.
-    @discardableResult
-    public func searchProducts(query: Operations.SearchProducts.Input.Query = .init()) async throws -> Components.Schemas.SearchResults {
-        let output = try await session.client.searchProducts(query: query)
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 401)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("searchProducts answered \(status)")
-        }
-    }
-
-    /// Every item of `searchProducts`, fetched a page at a time as the loop asks (`.pages` for whole pages).
-    public func searchProductsItems(query: Operations.SearchProducts.Input.Query = .init()) -> CursorPages<Components.Schemas.ProductCard> {
-        CursorPages { cursor in
-            var query = query
-            query.cursor = cursor
-            let page = try await self.searchProducts(query: query)
-            return (page.items, page.nextCursor)
-        }
-    }
-
-    /// Active stores by name (word prefixes), city and distance.
-    @discardableResult
-    public func searchStores(query: Operations.SearchStores.Input.Query = .init()) async throws -> Components.Schemas.StoreSearchResults {
-        let output = try await session.client.searchStores(query: query)
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("searchStores answered \(status)")
-        }
-    }
-
-    /// Brands, stores and categories matching what has been typed so far; with a category filter, its most used sub-categories.
-    @discardableResult
-    public func suggestSearch(query: Operations.SuggestSearch.Input.Query = .init()) async throws -> Components.Schemas.SearchSuggestions {
-        let output = try await session.client.suggestSearch(query: query)
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("suggestSearch answered \(status)")
         }
     }
 
@@ -476,6 +388,6 @@ public struct DiscoveryClient: Sendable {
 }
 
 extension AtelierSession {
-    /// Search, feeds, likes, follows, boards, the wishlist and trending products.
+    /// Feeds, likes, follows, boards, the wishlist and trending products.
     public var discovery: DiscoveryClient { DiscoveryClient(session: self) }
 }

@@ -441,22 +441,6 @@ public struct WardrobeClient: Sendable {
         }
     }
 
-    /// Set the product's size chart (body measurements each size is made for), by the store's staff.
-    @discardableResult
-    public func putSizeChart(storeId: String, productId: String, _ body: Components.Schemas.SizeChart) async throws -> Components.Schemas.SizeChart {
-        let output = try await session.client.putSizeChart(path: .init(storeId: storeId, productId: productId), body: .json(body))
-        switch output {
-        case .ok(let answer): return try answer.body.json
-        case .badRequest(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 400)
-        case .unauthorized: throw AtelierError.signedOut
-        case .forbidden(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 403)
-        case .notFound(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 404)
-        case .unsupportedMediaType(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 415)
-        case .unprocessableContent(let answer): throw AtelierError(try? answer.body.applicationProblemJson, status: 422)
-        case .undocumented(let status, _): throw AtelierError.unexpectedResponse("putSizeChart answered \(status)")
-        }
-    }
-
     /// Replace the caller's measurements and preferences.
     @discardableResult
     public func putSizeProfile(_ body: Components.Schemas.SizeProfile) async throws -> Components.Schemas.SizeProfile {

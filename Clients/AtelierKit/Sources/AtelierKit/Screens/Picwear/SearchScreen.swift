@@ -28,7 +28,7 @@ public final class SearchScreen {
     public func search() async {
         var first = query
         first.cursor = nil
-        guard let page = await activity.run({ [session, first] in try await session.discovery.searchProducts(query: first) }) else { return }
+        guard let page = await activity.run({ [session, first] in try await session.search.searchProducts(query: first) }) else { return }
         (results, facets, total) = (page.items, page.facets, page.total)
         nextCursor = page.nextCursor
         hasMore = page.nextCursor != nil
@@ -39,7 +39,7 @@ public final class SearchScreen {
         guard let cursor = nextCursor else { return }
         var next = query
         next.cursor = cursor
-        guard let page = await activity.run({ [session, next] in try await session.discovery.searchProducts(query: next) }) else { return }
+        guard let page = await activity.run({ [session, next] in try await session.search.searchProducts(query: next) }) else { return }
         results += page.items
         nextCursor = page.nextCursor
         hasMore = page.nextCursor != nil
