@@ -17,7 +17,7 @@ enum Entry {
     static func run() async throws {
         if try await OfflineCommands.runIfOffline(Array(CommandLine.arguments.dropFirst())) { return }
         var env = try Environment.detect()
-        let config = try AppConfig.fromEnvironment()
+        let config = try AppConfig.fromEnvironment(ServeFlags.environment(ProcessInfo.processInfo.environment, arguments: CommandLine.arguments))
         LoggingSetup.bootstrap(config: config, environment: &env)
         let app = try await Application.make(env)
         do {

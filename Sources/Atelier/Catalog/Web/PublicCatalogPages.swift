@@ -186,7 +186,9 @@ enum PublicCatalogPages {
             colors: product.colors, colorName: product.colorName.nilIfEmpty, fabric: product.fabric.nilIfEmpty, styles: product.styles,
             sizes: view.variants.map { SizeLine(size: $0.size, color: $0.color, inStock: $0.stock > 0) },
             photos: view.photos.enumerated().compactMap { index, photo in
-                WebImage(photo, alt: "\(product.title), photo \(index + 1) of \(view.photos.count)", service: media, preferredWidth: 750)
+                var image = WebImage(photo, alt: "\(product.title), photo \(index + 1) of \(view.photos.count)", service: media, preferredWidth: 750)
+                image?.eager = index == 0
+                return image
             },
             minAge: product.minAge, externalURL: product.externalURL, isActive: product.isActive)
         var context = PageContext(req, title: product.title)

@@ -10,6 +10,8 @@ struct WebImage: Encodable, Sendable {
     var height: Int
     var placeholder: String
     var alt: String
+    /// The picture that is the page's largest paint (a product's first photo): loaded at once, first.
+    var eager = false
 
     init?(_ media: (some MediaImage)?, alt: String, service: MediaService, preferredWidth: Int = 540) {
         guard let media else { return nil }

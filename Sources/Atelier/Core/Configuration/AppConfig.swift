@@ -191,6 +191,7 @@ public struct AppConfig: Sendable {
 
         let dataDirectory = value("DATA_DIR") ?? "./data"
         let port = try int("PORT", 8080)
+        let hostname = value("HOST") ?? "127.0.0.1"
         let mailerRaw = value("MAILER") ?? "log"
         guard let mailer = MailerKind(rawValue: mailerRaw) else { throw ConfigError.invalid("MAILER", mailerRaw) }
 
@@ -199,9 +200,9 @@ public struct AppConfig: Sendable {
             database: try parseDatabaseURL(value("DATABASE_URL"), dataDirectory: dataDirectory),
             databasePoolSize: try int("DATABASE_POOL_SIZE", 8),
             databaseSchema: nil,
-            hostname: value("HOST") ?? "127.0.0.1",
+            hostname: hostname,
             port: port,
-            publicBaseURL: (value("PUBLIC_BASE_URL") ?? "http://localhost:\(port)").trimmingSuffix("/"),
+            publicBaseURL: (value("PUBLIC_BASE_URL") ?? "http://\(ServeFlags.defaultPublicHost(hostname)):\(port)").trimmingSuffix("/"),
             mailer: mailer,
             smtp: SMTP(
                 host: value("SMTP_HOST") ?? "localhost",

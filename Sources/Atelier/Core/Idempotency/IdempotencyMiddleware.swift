@@ -114,6 +114,8 @@ struct IdempotencyMiddleware: AsyncMiddleware {
     }
 
     private func callerID(_ request: Request) async -> String {
+        // A web page's queued action (issue 53) comes with the session cookie, not a token.
+        if let user = request.webSessionUser, let id = user.id { return "user:\(id.uuidString)" }
         if let bearer = request.headers.bearerAuthorization,
             let verified = await request.atelier.accessTokens.verify(bearer.token)
         {

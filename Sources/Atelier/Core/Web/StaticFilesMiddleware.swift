@@ -23,6 +23,10 @@ struct StaticFilesMiddleware: Middleware {
         return files.respond(to: request, chainingTo: next).map { response in
             if response.status == .ok {
                 response.headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=3600")
+                // Text compresses (CSS, scripts, SVG); pictures are compressed already.
+                if let type = response.headers.contentType, type.type == "text" || type.subType.hasSuffix("javascript") || type.subType.contains("svg") {
+                    WebCompressionMiddleware.compress(response)
+                }
             }
             return response
         }

@@ -3,7 +3,11 @@ import Vapor
 /// The server-rendered pages. Each domain registers its pages on the session-aware group.
 enum WebRoutes {
     static func register(_ app: Application) {
-        let web = app.grouped(app.sessions.middleware, WebSessionMiddleware(), CSRFMiddleware(), ReadYourWritesMiddleware())
+        // IdempotencyMiddleware acts only on a POST with an `Idempotency-Key`: the actions a page
+        // queued while offline and sends later (app.js), each applied once however often it is sent.
+        let web = app.grouped(
+            app.sessions.middleware, WebSessionMiddleware(), CSRFMiddleware(), IdempotencyMiddleware(), ReadYourWritesMiddleware(),
+            WebCompressionMiddleware())
         // One-click unsubscribe is POSTed by mail clients, which have no CSRF token.
         UnsubscribeWebRoutes.register(app.grouped(app.sessions.middleware, WebSessionMiddleware()))
         web.get { req async throws -> View in
@@ -25,6 +29,7 @@ enum WebRoutes {
         InviteWebPages.register(web)
         SiteWebPages.register(web)
         SitemapRoutes.register(web)
+        WebAppRoutes.register(web)
         StoreApplicationPages.register(web)
         PostWebPages.register(web)
         NotificationsWebPage.register(web)

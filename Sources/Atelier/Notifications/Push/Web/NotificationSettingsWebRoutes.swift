@@ -8,7 +8,6 @@ enum NotificationSettingsWebRoutes {
     static let subscriptionSessionKey = "webPushSession"
 
     static func register(_ web: any RoutesBuilder) {
-        web.get("sw.js", use: serviceWorker)
         let signedIn = web.grouped(RequireWebUser())
         signedIn.post("settings", "notifications", use: savePreferences)
         signedIn.post("settings", "web-push", use: subscribe)
@@ -91,14 +90,5 @@ enum NotificationSettingsWebRoutes {
     static func forgetSubscription(of req: Request) async throws {
         guard let raw = req.session.data[subscriptionSessionKey], let session = UUID(uuidString: raw) else { return }
         try await Device.query(on: req.db).filter(\.$sessionFamilyID == session).delete()
-    }
-
-    /// The service worker lives at the root so that its scope is the whole site.
-    static func serviceWorker(_ req: Request) async throws -> Response {
-        let path = req.application.directory.publicDirectory + "static/js/service-worker.js"
-        let response = try await req.fileio.asyncStreamFile(at: path)
-        response.headers.contentType = HTTPMediaType(type: "text", subType: "javascript", parameters: ["charset": "utf-8"])
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
-        return response
     }
 }
