@@ -3,7 +3,10 @@
 // after sign-out. Plain script, no library (the Content-Security-Policy allows only our files).
 'use strict';
 (function () {
-  var signedIn = document.body.getAttribute('data-signed-in') === 'true';
+  // The offline page is the worker's, shown to whoever is here: it cannot say who is signed in.
+  var offlinePage = !!document.getElementById('offline-page');
+  var signedIn = document.body.getAttribute('data-signed-in') === 'true' || offlinePage;
+  var signedOut = document.body.getAttribute('data-signed-in') === 'false' && !offlinePage;
   var banner = document.getElementById('offline-banner');
   var worker = 'serviceWorker' in navigator ? navigator.serviceWorker : null;
 
@@ -39,7 +42,8 @@
   window.addEventListener('online', function () { showConnection(); replay(); });
   window.addEventListener('offline', showConnection);
   showConnection();
-  if (signedIn) replay(); else forgetPerson();
+  if (signedIn) replay();
+  if (signedOut) forgetPerson();
 
   var signOut = document.getElementById('signout-form');
   if (signOut) signOut.addEventListener('submit', forgetPerson);

@@ -11,8 +11,8 @@ var PAGES = 'atelier-pages';        // the signed-in person's pages, last good c
 var MAGAZINE = 'atelier-magazine';  // issues saved for offline (magazine-offline.js)
 var PRECACHE = [__PRECACHE__];
 // The person's own pages: opened offline, they show the last copy the browser saw.
-var PERSONAL = [/^\/closet(\/|$)/, /^\/outfits(\/|$)/, /^\/ootd$/, /^\/calendar$/, /^\/cart$/, /^\/orders(\/|$)/,
-  /^\/moments$/, /^\/notifications$/];
+var PERSONAL = [/^\/closet(\/|$)/, /^\/outfits(\/|$)/, /^\/ootd$/, /^\/posts\//, /^\/friends$/, /^\/calendar$/, /^\/cart$/,
+  /^\/orders(\/|$)/, /^\/moments$/, /^\/notifications$/];
 
 self.addEventListener('install', function (event) {
   event.waitUntil(caches.open(SHELL).then(function (cache) { return cache.addAll(PRECACHE); }).then(function () {
@@ -42,23 +42,33 @@ function offlinePage() {
   });
 }
 
+// A saved issue's page as saved, or in the language it was saved in (`?lang=` left out or another).
+function savedMagazinePage(url) {
+  return caches.match(url.href, { cacheName: MAGAZINE }).then(function (exact) {
+    return exact || caches.match(url.href, { cacheName: MAGAZINE, ignoreSearch: true });
+  });
+}
+
 // Network first; a personal page's good answer is kept (a redirect to sign-in drops the copy);
 // without a network, the kept copy, else the offline page.
-function navigate(request) {
+function navigate(event) {
+  var request = event.request;
   var url = new URL(request.url);
   var personal = isPersonal(url);
   return fetch(request).then(function (response) {
     if (personal) {
-      caches.open(PAGES).then(function (cache) {
-        var html = (response.headers.get('Content-Type') || '').indexOf('text/html') === 0;
-        if (response.ok && !response.redirected && html) return cache.put(url.href, response.clone());
-        return cache.delete(url.href);
-      });
+      // The copy is taken now, before the page reads the body; written while the worker is kept alive.
+      var html = (response.headers.get('Content-Type') || '').indexOf('text/html') === 0;
+      var keep = response.ok && !response.redirected && html;
+      var copy = keep ? response.clone() : null;
+      event.waitUntil(caches.open(PAGES).then(function (cache) {
+        return keep ? cache.put(url.href, copy) : cache.delete(url.href);
+      }));
     }
     return response;
   }, function () {
     var kept = personal ? caches.match(url.href, { cacheName: PAGES })
-      : isMagazine(url) ? caches.match(url.href, { cacheName: MAGAZINE }) : Promise.resolve(undefined);
+      : isMagazine(url) ? savedMagazinePage(url) : Promise.resolve(undefined);
     return kept.then(function (copy) { return copy || offlinePage(); });
   });
 }
@@ -78,7 +88,7 @@ self.addEventListener('fetch', function (event) {
   }
   if (url.origin !== self.location.origin) return;
   if (request.mode === 'navigate') {
-    event.respondWith(navigate(request));
+    event.respondWith(navigate(event));
   } else if (url.pathname.indexOf('/static/') === 0 || url.pathname === '/manifest.webmanifest') {
     event.respondWith(caches.match(request, { cacheName: SHELL }).then(function (hit) { return hit || fetch(request); }));
   }

@@ -4,6 +4,11 @@
 (function () {
   'use strict';
   var box = document.getElementById('web-push');
+  // iOS delivers Web Push only to a web app on the Home Screen: in Safari, say how to get there.
+  var iOS = /iPad|iPhone|iPod/.test(navigator.userAgent) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1);
+  var standalone = navigator.standalone === true || (window.matchMedia && window.matchMedia('(display-mode: standalone)').matches);
+  var hint = document.getElementById('ios-home-screen-hint');
+  if (iOS && !standalone && hint) { hint.hidden = false; return; }
   if (!box || !box.dataset.key || !('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) return;
   var status = document.getElementById('web-push-status');
   var enable = document.getElementById('web-push-enable');

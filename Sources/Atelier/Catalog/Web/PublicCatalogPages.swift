@@ -207,14 +207,18 @@ enum PublicCatalogPages {
         productCards(cards: try await ProductCardReader(db: req.db).cards(ids: products.compactMap(\.id)), media: media)
     }
 
+    /// The first row's photos load at once (on a phone, the first card's photo is the page's
+    /// largest paint: lazy, it waited for layout and cost search its LCP target).
     static func productCards(cards: [ProductCardView], media: MediaService) -> [ProductCard] {
-        cards.map { card in
+        cards.enumerated().map { index, card in
             let id = card.id.idString
+            var photo = WebImage(card.photo, alt: card.title, service: media, preferredWidth: 270)
+            photo?.eager = index < 2
             return ProductCard(
                 id: id, url: "/products/\(id)", title: card.title,
                 brand: card.brandName, price: MoneyText.format(card.priceMinor, card.currency),
                 originalPrice: card.originalPriceMinor.map { MoneyText.format($0, card.currency) }, status: card.status,
-                photo: WebImage(card.photo, alt: card.title, service: media, preferredWidth: 270))
+                photo: photo)
         }
     }
 

@@ -37,6 +37,8 @@ enum OrderWebPages {
         var deliveryFee: String?
         var total: String
         var holdUntil: String?
+        /// What the shopper shows at the counter (pickup and reservations).
+        var pickupCode: String?
         var cancelReason: String?
         var customer: String?
         var needsIDCheck: Bool
@@ -97,7 +99,7 @@ enum OrderWebPages {
                 },
                 subtotal: money(order.subtotalMinor), discount: order.discountMinor > 0 ? money(order.discountMinor) : nil,
                 deliveryFee: order.deliveryFeeMinor > 0 ? money(order.deliveryFeeMinor) : nil, total: money(order.totalMinor),
-                holdUntil: order.holdUntil.map(time), cancelReason: order.cancelReason,
+                holdUntil: order.holdUntil.map(time), pickupCode: PickupCode.of(order), cancelReason: order.cancelReason,
                 customer: order.userID.flatMap { customers[$0] }.map { "\($0.displayName)\($0.email.map { " · \($0)" } ?? "")" },
                 needsIDCheck: order.needsIDCheck && !order.idChecked,
                 history: (events[order.id!] ?? []).map { HistoryRow(status: labels[Order.Status(rawValue: $0.toStatus) ?? .placed] ?? $0.toStatus, at: time($0.createdAt), reason: $0.reason) },
