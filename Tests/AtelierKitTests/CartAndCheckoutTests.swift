@@ -259,6 +259,7 @@ struct CartAndCheckoutTests {
             await cart.checkout(fulfilment: .pickup, paymentMethod: .payAtStore)
             now = await shown(cart)
             #expect(!now.failed && now.orders.count == 1 && now.items == 0)
+            #expect(await cart.orders.first?.pickupCode?.count == 6, "the code to show at the counter")
 
             let orders = await PagedListScreen(session.commerce.listMyOrdersItems())
             await orders.loadMore()

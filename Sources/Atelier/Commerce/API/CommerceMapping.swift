@@ -59,7 +59,7 @@ enum CommerceMapping {
             let currency = order.currency
             let address = order.deliveryAddress.flatMap { try? JSONDecoder().decode(CheckoutRequest.Address.self, from: Data($0.utf8)) }
             return .init(
-                id: order.id!.idString, number: order.number,
+                id: order.id!.idString, number: order.number, pickupCode: PickupCode.of(order),
                 store: stores[order.storeID].map(storeSummary) ?? .init(id: order.storeID.idString, name: "", slug: "", city: ""),
                 customer: order.userID.flatMap { customers[$0] }.map {
                     .init(id: $0.id!.idString, displayName: $0.displayName, username: $0.username, email: $0.email)

@@ -9626,6 +9626,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Order/number`.
             public var number: Swift.Int
+            /// What the shopper shows at the counter, and staff see on the order (pickup and reservations; absent for delivery). Six characters of Crockford's alphabet, made from the order id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Order/pickupCode`.
+            public var pickupCode: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Order/store`.
             public var store: Components.Schemas.StoreSummary
             /// - Remark: Generated from `#/components/schemas/Order/customer`.
@@ -9673,6 +9677,7 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - number: Sequential per store.
+            ///   - pickupCode: What the shopper shows at the counter, and staff see on the order (pickup and reservations; absent for delivery). Six characters of Crockford's alphabet, made from the order id.
             ///   - store:
             ///   - customer:
             ///   - status:
@@ -9696,6 +9701,7 @@ extension Components {
             public init(
                 id: Swift.String,
                 number: Swift.Int,
+                pickupCode: Swift.String? = nil,
                 store: Components.Schemas.StoreSummary,
                 customer: Components.Schemas.OrderCustomer? = nil,
                 status: Components.Schemas.OrderStatus,
@@ -9719,6 +9725,7 @@ extension Components {
             ) {
                 self.id = id
                 self.number = number
+                self.pickupCode = pickupCode
                 self.store = store
                 self.customer = customer
                 self.status = status
@@ -9743,6 +9750,7 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case id
                 case number
+                case pickupCode
                 case store
                 case customer
                 case status

@@ -68,7 +68,7 @@ struct Journey {
         await cart.checkout(fulfilment: .pickup, paymentMethod: .payAtStore)
         try check(cart.activity)
         for order in cart.orders {
-            print("• ordered #\(order.number) for pickup at \(order.store.name): \(order.status.rawValue), \(money(order.total))")
+            print("• ordered #\(order.number) for pickup at \(order.store.name): \(order.status.rawValue), \(money(order.total)); pickup code \(order.pickupCode ?? "–")")
         }
 
         let orders = PagedListScreen(session.commerce.listMyOrdersItems())
