@@ -132,6 +132,12 @@
     });
   });
 
+  // From the keyboard: Enter or Space on a piece's button places it by its slot (a pointer's click has a detail).
+  tray.addEventListener('click', function (event) {
+    var source = event.detail === 0 && event.target.closest('.tray-piece');
+    if (source) place(source);
+  });
+
   tools.querySelectorAll('[data-scale]').forEach(function (button) {
     button.addEventListener('click', function () {
       if (!selected) return;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
@@ -47,8 +48,12 @@ class Page:
         self.click_and_wait(button)
 
     def click_and_wait(self, element: WebElement) -> None:
+        self.wait_for_new_page(element.click)
+
+    def wait_for_new_page(self, action: Callable[[], object]) -> None:
+        """Runs `action` (a click, a key press) and waits for the next page to replace this one."""
         html = self.driver.find_element(By.TAG_NAME, "html")
-        element.click()
+        action()
 
         def replaced(_driver) -> bool:
             # During navigation chromedriver reports the old node either as stale or, sometimes,
