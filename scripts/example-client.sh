@@ -16,8 +16,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The example's own build first (the SDK as an app builds it), while nothing else is running.
-(cd Clients/AtelierKit/Examples/Shopper && swift build)
+# The example's own build first (the SDK as an app builds it), while nothing else is running. SwiftPM
+# keeps its build plan for a path dependency when files were only added to it (the new files are
+# then missing); dropping the plan makes it look again, at the cost of a second.
+(cd Clients/AtelierKit/Examples/Shopper && rm -f .build/debug.yaml && swift build)
 
 # `make run` in its own process group, so that stopping it stops the server it execs.
 set -m
