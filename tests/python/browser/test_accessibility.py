@@ -215,14 +215,6 @@ class Audit:
         return f"{len(self.findings)} accessibility problems on {self.pages} pages:\n" + "\n".join(self.findings)
 
 
-def sign_in(page: Page, email: str) -> None:
-    page.open("/signin")
-    form = page.form("signin-form")
-    page.fill(form, email=email, password=PASSWORD)
-    page.submit(form)
-    page.visible("#signout-button")
-
-
 # --- Keyboard -------------------------------------------------------------------------------------------
 
 
@@ -308,7 +300,7 @@ def test_axe_on_every_page_type(sized_browser, viewport, server, unique_email, t
     audit.submit_invalid("/signup", "signup-form", "/signup (errors)", email="not an address", password="short")
     audit.submit_invalid("/signin", "signin-form", "/signin (errors)", email=world.shopper_email, password="wrong password")
 
-    sign_in(page, world.shopper_email)
+    page.sign_in(world.shopper_email)
     shopper = {
         "/": "#home-member", product: "#product-page #like-form", "/closet": "#closet-grid .closet-tile",
         "/outfits/new": "#piece-tray .tray-piece", "/calendar": "#calendar-page", moment: "#moment-page #album li",
@@ -329,7 +321,7 @@ def test_axe_on_every_page_type(sized_browser, viewport, server, unique_email, t
     audit.run("/outfits/new (a piece placed)")
     page.sign_out()
 
-    sign_in(page, world.staff_email)
+    page.sign_in(world.staff_email)
     staff = {
         f"{portal}/products": "#product-list", f"{portal}/products/new": "#product-form",
         f"{portal}/products/{world.product_id}/edit": "#product-form #kept-photos", f"{portal}/orders": "#portal-orders",

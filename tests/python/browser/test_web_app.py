@@ -41,14 +41,6 @@ def sign_up(server, email: str, name: str) -> tuple[str, str]:
     return response.json()["accessToken"], response.json()["user"]["id"]
 
 
-def web_sign_in(page: Page, email: str) -> None:
-    page.open("/signin")
-    form = page.form("signin-form")
-    page.fill(form, email=email, password=PASSWORD)
-    page.submit(form)
-    page.wait_for_path("/")
-
-
 def upload(server, token: str, path) -> str:
     response = api(server, "POST", "/media", token, files={"file": (path.name, path.read_bytes(), "image/png")})
     assert response.status_code == 201, response.text
@@ -102,7 +94,7 @@ def test_offline_personal_pages_then_sign_out(browser, server, unique_email, tmp
     assert api(server, "POST", "/cart/lines", token, json={"variantId": size_s, "quantity": 1}).status_code == 200
 
     page = Page(browser, server.base_url)
-    web_sign_in(page, shopper_email)
+    page.sign_in(shopper_email)
     wait_for_worker(browser)
     personal = {"/closet": "closet-page", "/calendar": "Train to Gothenburg", "/cart": "Linen wrap dress", f"/orders/{order_id}": "Pickup code"}
     seen = {}
@@ -156,7 +148,7 @@ def test_like_and_reaction_made_offline_count_once(browser, server, unique_email
     assert mine.status_code == 201, mine.text
 
     page = Page(browser, server.base_url)
-    web_sign_in(page, shopper_email)
+    page.sign_in(shopper_email)
     wait_for_worker(browser)
     page.open(f"/posts/{post_id}")  # a friend's post: kept, like the person's other pages
     page.open(f"/products/{product_id}")
@@ -240,7 +232,7 @@ def test_product_page_first_screen(browser, server, unique_email, tmp_path):
     page = Page(browser, server.base_url)
     for signed_in in (False, True):
         if signed_in:
-            web_sign_in(page, shopper)
+            page.sign_in(shopper)
         page.open(f"/products/{product_id}")
         height = browser.execute_script("return window.innerHeight")
         for selector in (".price-large", "#cart-size", "#add-to-cart"):

@@ -74,6 +74,14 @@ class Page:
     def flash(self) -> str:
         return self.visible(".flash").text
 
+    def sign_in(self, email: str, password: str = PASSWORD) -> None:
+        """Through the sign-in form; returns once the signed-in header shows."""
+        self.open("/signin")
+        form = self.form("signin-form")
+        self.fill(form, email=email, password=password)
+        self.submit(form)
+        self.visible("#signout-button")
+
     def sign_out(self) -> None:
         self.click_and_wait(self.visible("#signout-button"))
         self.wait_for_path("/")
