@@ -57,6 +57,12 @@
       AtelierQueue.add(form.action, body).then(function () {
         var button = form.querySelector('button[aria-pressed]');
         if (button) button.setAttribute('aria-pressed', button.getAttribute('aria-pressed') === 'true' ? 'false' : 'true');
+        // The next tap asks for the other state: a set-state form flips its value or its address.
+        form.querySelectorAll('input[data-offline-flip]').forEach(function (input) {
+          input.value = input.value === 'true' ? 'false' : 'true';
+        });
+        var next = form.getAttribute('data-offline-next');
+        if (next) { form.setAttribute('data-offline-next', new URL(form.action).pathname); form.action = next; }
         form.classList.add('is-queued');
         say('Saved on this phone: it is sent when you are back online.');
         if (worker) {

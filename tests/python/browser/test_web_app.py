@@ -6,7 +6,7 @@
   person's closet, today's planned outfit (calendar), cart and an order's pickup code show their
   last copy; a public product never visited gives the offline page; after signing out, none of
   the personal pages is there any more.
-- A like and a reaction made offline are queued, and sent when back online; the connection drops
+- A like, a reaction and a closet star made offline are queued, and sent when back online; the connection drops
   again in the middle of the replay (the server applied the reaction, the page never heard): the
   reaction is sent again with the same key, and each counts once.
 - A magazine issue saved for offline opens offline, article and picture.
@@ -147,10 +147,15 @@ def test_like_and_reaction_made_offline_count_once(browser, server, unique_email
     mine = api(server, "POST", "/posts", token, json={"mediaId": upload(server, token, gradient_png(tmp_path / "mine.png", 300, 400)), "caption": "Me too"})
     assert mine.status_code == 201, mine.text
 
+    item = api(server, "POST", "/me/closet/items", token, json={"photos": [{"mediaId": upload(server, token, gradient_png(tmp_path / "top.png", 300, 400))}]})
+    assert item.status_code == 201, item.text
+    item_id = item.json()["items"][0]["id"]
+
     page = Page(browser, server.base_url)
     page.sign_in(shopper_email)
     wait_for_worker(browser)
     page.open(f"/posts/{post_id}")  # a friend's post: kept, like the person's other pages
+    page.open(f"/closet/items/{item_id}")
     page.open(f"/products/{product_id}")
 
     network = Network(browser)
@@ -162,6 +167,9 @@ def test_like_and_reaction_made_offline_count_once(browser, server, unique_email
         page.open(f"/posts/{post_id}")
         browser.find_element(By.CSS_SELECTOR, "button[data-reaction='heart']").click()
         page.wait.until(lambda d: len(queued(d)) == 2, "the reaction is queued after the like")
+        page.open(f"/closet/items/{item_id}")
+        browser.find_element(By.ID, "item-favourite").click()
+        page.wait.until(lambda d: len(queued(d)) == 3, "the closet star is queued last")
     finally:
         # Back online for the page only. The like goes through; the reaction reaches the server, but
         # its answer is lost on the way back, so the page sends it again. The web reaction is a
@@ -170,7 +178,7 @@ def test_like_and_reaction_made_offline_count_once(browser, server, unique_email
         try:
             network.set({"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}, worker=False)
             page.wait.until(lambda d: len(dropper.seen) >= 1, "the replay sends the reaction")
-            page.wait.until(lambda d: queued(d) is not None and len(queued(d)) == 1, "the like is sent; the lost answer keeps the reaction")
+            page.wait.until(lambda d: queued(d) is not None and len(queued(d)) == 2, "the like is sent; the lost answer keeps the reaction and the star")
             # Back again (the next page load or the next "online" sends the queue again, with the same keys).
             browser.execute_script("window.dispatchEvent(new Event('online'))")
             page.wait.until(lambda d: queued(d) == [], "the queue is sent")
@@ -183,6 +191,7 @@ def test_like_and_reaction_made_offline_count_once(browser, server, unique_email
     assert product["likeCount"] == 1 and product["viewer"]["liked"] is True
     reactions = api(server, "GET", f"/posts/{post_id}", token).json()["reactions"]
     assert reactions["total"] == 1 and reactions["mine"] == "heart"
+    assert api(server, "GET", f"/me/closet/items/{item_id}", token).json()["favourite"] is True
 
 
 def test_magazine_issue_saved_for_offline(browser, server, unique_email, tmp_path):

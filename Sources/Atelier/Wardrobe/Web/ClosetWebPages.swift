@@ -17,6 +17,7 @@ enum ClosetWebPages {
         var page: PageContext
         var item: ClosetCard
         var typeGuessed: Bool
+        var favourite: Bool
         var types: [String]
         var size: String
         var price: String
@@ -35,6 +36,7 @@ enum ClosetWebPages {
         signedIn.get("closet", "status", use: status)
         signedIn.get("closet", "items", ":itemID", use: itemPage)
         signedIn.post("closet", "items", ":itemID", "worn", use: worn)
+        signedIn.post("closet", "items", ":itemID", "favourite", use: favourite)
         signedIn.post("closet", "items", ":itemID", "edit", use: edit)
         signedIn.post("closet", "items", ":itemID", "archive", use: archive)
         signedIn.post("closet", "order-lines", ":lineID", use: addOrderLine)
@@ -124,7 +126,7 @@ enum ClosetWebPages {
         }
         return try await req.renderPage("wardrobe/item", ItemPage(
             page: PageContext(req, title: "\(item.colours.first?.label.capitalized ?? "") \(item.type)"), item: card, typeGuessed: item.typeGuessed,
-            types: ClosetItem.Kind.allCases.map(\.rawValue), size: item.size ?? "",
+            favourite: item.favourite, types: ClosetItem.Kind.allCases.map(\.rawValue), size: item.size ?? "",
             price: item.priceMinor.map { String(format: "%.2f", Double($0) / 100) } ?? "", currency: item.currency ?? "SEK",
             costPerWear: money(item.costPerWearMinor), notes: item.notes, wornOn: wornOn, archived: item.isArchived, today: today.description))
     }
@@ -137,6 +139,22 @@ enum ClosetWebPages {
             let day = try WearLog.checkWornDay(raw, owner: user, now: req.atelier.clock.now())
             let added = try await WearLog(db: req.db, services: req.atelier).log([item.requireID()], on: day, outfitID: nil, ownerID: item.ownerID)
             return added.isEmpty ? "Already logged as worn on \(day)." : "Logged as worn on \(day)."
+        }
+    }
+
+    /// Stars or unstars an item. The form says which (`favourite=true|false`), not "toggle", so a
+    /// star queued offline and sent twice still means what was tapped.
+    static func favourite(_ req: Request) async throws -> Response {
+        let user = try req.requireWebUser()
+        let item = try await ownItem(req, user: user)
+        return try await req.formAction(redirectTo: "/closet/items/\(item.id!.idString)") {
+            guard let raw = try? req.content.get(String.self, at: "favourite"), let favourite = Bool(raw) else {
+                throw Problem.invalid("favourite", "must be true or false")
+            }
+            var draft = ClosetItemDraft()
+            draft.favourite = favourite
+            _ = try await ClosetService(db: req.db, services: req.atelier).update(item, draft: draft, owner: user)
+            return favourite ? "Added to your favourites." : "Taken out of your favourites."
         }
     }
 
