@@ -109,8 +109,11 @@ struct ScreenJourneyTests {
             try await until("Alice's photo on Bob's screen") { screen.album.items.contains { $0.id == alicesPhoto } }
             #expect(screen.moment?.photoCount == 1)
 
-            // A 2 MB photo, watched as it goes: the screen's progress only grows, out of the file's size.
-            let file = try temporaryPNG(width: 1000, height: 700)
+            // A photo watched as it goes: the screen's progress only grows, out of the file's size. Kept
+            // under Vapor's body back-pressure mark: a large streamed body can trip Vapor's
+            // `produceMore0` precondition (vapor/vapor#3153; seen once here on PostgreSQL), which
+            // FileUploadTests' 40 MB upload already exercises.
+            let file = try temporaryPNG(width: 400, height: 300)
             let size = try #require(try file.resourceValues(forKeys: [.fileSizeKey]).fileSize)
             let adding = Task { await screen.addPhoto(file: file, contentType: "image/png", caption: "Bob was here") }
             var seen: [UploadProgress] = []
