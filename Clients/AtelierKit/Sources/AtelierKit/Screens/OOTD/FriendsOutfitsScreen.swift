@@ -11,7 +11,7 @@ public final class FriendsOutfitsScreen {
     public private(set) var posts: [Components.Schemas.Post] = []
     public private(set) var postedToday = false
     public private(set) var hiddenToday = 0
-    public private(set) var hasMore = false
+    public var hasMore: Bool { nextCursor != nil }
     /// Bytes sent of today's photo while it uploads, and its size.
     public private(set) var upload: UploadProgress?
     public let activity = ScreenActivity()
@@ -60,7 +60,6 @@ public final class FriendsOutfitsScreen {
             try await session.social.getFriendsFeed(query: .init(limit: pageSize, cursor: cursor))
         }) else { return nil }
         (postedToday, hiddenToday, nextCursor) = (page.postedToday, page.hiddenToday, page.nextCursor)
-        hasMore = page.nextCursor != nil
         return page
     }
 }

@@ -14,7 +14,7 @@ public final class SearchScreen {
     public private(set) var results: [Components.Schemas.ProductCard] = []
     public private(set) var facets: Components.Schemas.SearchFacets?
     public private(set) var total = 0
-    public private(set) var hasMore = false
+    public var hasMore: Bool { nextCursor != nil }
     public let activity = ScreenActivity()
     private let session: AtelierSession
     private var nextCursor: String?
@@ -26,23 +26,22 @@ public final class SearchScreen {
 
     /// The first page for the words and filters as they are now.
     public func search() async {
-        var first = query
-        first.cursor = nil
-        guard let page = await activity.run({ [session, first] in try await session.search.searchProducts(query: first) }) else { return }
+        guard let page = await fetch(cursor: nil) else { return }
         (results, facets, total) = (page.items, page.facets, page.total)
-        nextCursor = page.nextCursor
-        hasMore = page.nextCursor != nil
     }
 
     /// The next page of the same search, appended.
     public func loadMore() async {
-        guard let cursor = nextCursor else { return }
-        var next = query
-        next.cursor = cursor
-        guard let page = await activity.run({ [session, next] in try await session.search.searchProducts(query: next) }) else { return }
+        guard let cursor = nextCursor, let page = await fetch(cursor: cursor) else { return }
         results += page.items
+    }
+
+    private func fetch(cursor: String?) async -> Components.Schemas.SearchResults? {
+        var asked = query
+        asked.cursor = cursor
+        guard let page = await activity.run({ [session, asked] in try await session.search.searchProducts(query: asked) }) else { return nil }
         nextCursor = page.nextCursor
-        hasMore = page.nextCursor != nil
+        return page
     }
 
     /// Whether a facet's value narrows the search now (a chip drawn selected).
