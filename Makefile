@@ -21,7 +21,7 @@ BIN    := .build/$(CONFIG)/atelier
 RUN_CONFIG ?= release
 RUN_BIN    := .build/$(RUN_CONFIG)/atelier
 
-.PHONY: all deps build bin run venv test test-integration test-postgres test-s3 test-faults test-cluster \
+.PHONY: all deps build bin run venv api-reference test test-integration test-postgres test-s3 test-faults test-cluster \
         test-browser test-contract clean-venv
 
 all: build
@@ -51,6 +51,10 @@ $(VENV)/.stamp: tests/python/requirements.txt | deps
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
 	touch $@
 
+# /api/docs reads Resources/api-reference.json; write it again after changing openapi.yaml.
+api-reference:
+	$(SWIFT) run api-reference openapi.yaml Resources/api-reference.json
+
 clean-venv:
 	rm -rf $(VENV)
 
@@ -59,10 +63,11 @@ clean-venv:
 test: deps venv
 	$(VENV)/bin/python scripts/generate-sdk-clients.py --check
 	$(SWIFT) build --build-tests
+	.build/debug/api-reference --check
 	scripts/generate-sdk-api.sh --check
 	scripts/sdk-package-size.sh
 	env -u DATABASE_URL $(SWIFT) test
-	$(VENV)/bin/pytest tests/python/integration -q
+	$(VENV)/bin/pytest tests/python/integration tests/python/tools -q
 
 test-integration: venv bin
 	$(VENV)/bin/pytest tests/python/integration -q

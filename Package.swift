@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "atelier", targets: ["AtelierCLI"]),
+        .executable(name: "api-reference", targets: ["APIReferenceTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/vapor.git", from: "4.115.0"),
@@ -25,7 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.19"),
         .package(url: "https://github.com/JohnSundell/Ink.git", from: "0.6.0"),
-        // openapi.yaml read at run time for /api/docs (already in the graph through swift-openapi-generator).
+        // openapi.yaml read by the api-reference tool and the tests (already in the graph through
+        // swift-openapi-generator); the server itself reads the tool's JSON and links neither.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // The SDK, a package of its own (issue 52): the live-server tests and the upload benchmark use it by path.
@@ -50,11 +52,26 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
             linkerSettings: [.linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]
         ),
+        // What /api/docs shows, as plain structs (Foundation only): the server decodes it from
+        // Resources/api-reference.json.
+        .target(name: "APIReference"),
+        // openapi.yaml to that reference, with OpenAPIKit and Yams; the tool writes the JSON and the
+        // tests check it is not stale.
+        .target(
+            name: "APIReferenceBuilder",
+            dependencies: [
+                "APIReference",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(name: "APIReferenceTool", dependencies: ["APIReferenceBuilder"]),
         // The server: one folder per domain plus Core.
         .target(
             name: "Atelier",
             dependencies: [
                 "AtelierServerAPI",
+                "APIReference",
                 "CVips",
                 "VipsShim",
                 "CutoutShim",
@@ -75,8 +92,6 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Ink", package: "Ink"),
-                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(
@@ -105,6 +120,8 @@ let package = Package(
             name: "AtelierTests",
             dependencies: [
                 "Atelier",
+                "APIReference",
+                "APIReferenceBuilder",
                 "UUIDCasingCheck",
                 "FakeProviders",
                 "VipsShim",

@@ -14,7 +14,7 @@ struct UserTests {
         try await TestApp.with { t in
             let user = User(id: UUID(), email: uniqueEmail(), passwordHash: nil, displayName: "Ana", username: "ana-\(UUID().uuidString.prefix(6).lowercased())", now: t.clock.now())
             try await user.save(on: t.app.db)
-            let sql = t.app.db as! any SQLDatabase
+            let sql = t.app.db.sql
             let row = try #require(try await sql.raw("SELECT * FROM \(ident: User.schema) WHERE id = \(bind: user.requireID())").first())
             let read = try row.decode(fluentModel: User.self)
             #expect(read.displayName == "Ana" && read.email == user.email && read.radiusKm == 10 && read.homeLat == nil)

@@ -23,7 +23,7 @@ struct CatalogCountersFlushTests {
             #expect(try await counters.flush(on: t.app.db) == 452)
             #expect(CatalogCounters.rowsPerStatement < 452)
 
-            let sql = t.app.db as! any SQLDatabase
+            let sql = t.app.db.sql
             let rows = try await sql.raw("SELECT product_id, views, share_visits FROM product_daily_stats").all()
             var byProduct: [UUID: (Int, Int)] = [:]
             for row in rows {
@@ -58,7 +58,7 @@ struct CatalogCountersFlushTests {
             await counters.addLikes([storeA: 2], day: yesterday)
             // One product-day of views; store-days A today, B today, A yesterday, and the deleted store's.
             #expect(try await counters.flush(on: t.app.db) == 5)
-            let rows = try await (t.app.db as! any SQLDatabase).raw("SELECT store_id, day, views, likes FROM store_daily_stats").all()
+            let rows = try await t.app.db.sql.raw("SELECT store_id, day, views, likes FROM store_daily_stats").all()
             var found: [String: [Int]] = [:]
             for row in rows {
                 let store = try row.decode(column: "store_id", as: UUID.self) == storeA ? "A" : "B"

@@ -80,7 +80,7 @@ struct CategoryTreeTests {
             let filter = ProductCatalog.ListFilter(categoryID: f.women.id, priceMin: 20000, priceMax: 80000)
             let condition = catalog.activeProductsCondition(filter, categoryIDs: subtree, page: try PageRequest(limit: 20, cursor: nil))
             let query: SQLQueryString = "SELECT p.id FROM products p WHERE \(condition) ORDER BY p.id DESC LIMIT 21"
-            let sql = t.app.db as! any SQLDatabase
+            let sql = t.app.db.sql
             let prefix: SQLQueryString = sql.dialect.name == "postgresql" ? "EXPLAIN (COSTS OFF) " : "EXPLAIN QUERY PLAN "
             let explain = prefix + query
             let rows = try await sql.raw(explain).all()
@@ -97,7 +97,7 @@ struct CategoryTreeTests {
                 // A fresh, tiny table may be read sequentially by the planner; the statement is one
                 // query either way. With sequential scans off the path index must be usable.
                 let forced = try await t.app.db.withConnection { connection in
-                    let session = connection as! any SQLDatabase
+                    let session = connection.sql
                     try await session.raw("SET enable_seqscan = off").run()
                     defer { _ = session.raw("SET enable_seqscan = on").run() }
                     return try await session.raw(explain).all().map { try $0.decode(column: "QUERY PLAN", as: String.self) }
@@ -129,7 +129,7 @@ struct CategoryTreeTests {
             let path = "/api/v1/products/\(shirt.id!.idString)"
             #expect(try await t.send(.GET, path).content.decode(ProductBody.self).category.trail == [f.women.name, "Tops", "Shirts"])
 
-            let sql = t.app.db as! any SQLDatabase
+            let sql = t.app.db.sql
             try await sql.update(Category.schema).set("parent_id", to: f.shirts.id!).where("id", .equal, f.women.id!).run()
             let looped: TestingHTTPResponse
             do {

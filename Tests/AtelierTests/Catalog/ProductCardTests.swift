@@ -14,7 +14,7 @@ struct ProductCardTests {
             ["jpeg", "webp"].map { MediaVariant(width: width, height: width * 4 / 3, format: $0, key: "ab/card/\(width).\($0 == "jpeg" ? "jpg" : "webp")") }
         }
         let json = String(decoding: try JSONEncoder().encode(variants), as: UTF8.self)
-        try await (t.app.db as! any SQLDatabase).raw("""
+        try await t.app.db.sql.raw("""
             UPDATE media SET variants = \(bind: json) WHERE id IN (SELECT media_id FROM product_photos WHERE product_id = \(bind: product.id!))
             """).run()
     }
@@ -119,7 +119,7 @@ struct ProductCardTests {
                 let keys = [270, 540].flatMap { width in
                     ["jpeg", "webp"].map { MediaVariant(width: width, height: width, format: $0, key: "ab/\(name)-\(id)/\(width).\($0)") }
                 }
-                try await (t.app.db as! any SQLDatabase).raw("""
+                try await t.app.db.sql.raw("""
                     UPDATE media SET variants = \(bind: String(decoding: try JSONEncoder().encode(keys), as: UTF8.self)), visibility = 'public'
                     WHERE id = \(bind: UUID(uuidString: id)!)
                     """).run()

@@ -74,7 +74,7 @@ struct ProductListTests {
             let html = try await t.send(.GET, "/api/v1/products?limit=10", headers: [("Accept", "text/html")])
             #expect(html.status == .notAcceptable, "\(html.status) \(html.body.string)")
             // A like counter moved (not a catalogue write): signed out, the kept answer until it expires.
-            let sql = t.app.db as! any SQLDatabase
+            let sql = t.app.db.sql
             try await sql.raw("UPDATE products SET like_count = 5 WHERE id = \(bind: first.id!)").run()
             #expect(try await likeCounts() == [0])
             #expect(try await likeCounts(token: f.ownerB.accessToken) == [5])

@@ -117,7 +117,7 @@ struct ReviewsAndCodesTests {
                 #expect(response.status == .seeOther || response.status == .found)
                 #expect(response.headers.first(name: .location) == "https://shop.example.com/linen-shirt?ref=atelier")
             }
-            let row = try await (t.app.db as! any SQLDatabase).raw("SELECT clicks FROM affiliate_clicks").first()
+            let row = try await t.app.db.sql.raw("SELECT clicks FROM affiliate_clicks").first()
             #expect(try row?.decode(column: "clicks", as: Int.self) == 3)
             let today = try await StoreStatsService(db: t.app.db, services: t.app.atelier).series(storeID: UUID(uuidString: shop.storeID)!, days: 1)[0]
             #expect(today.shopClicks == 3)

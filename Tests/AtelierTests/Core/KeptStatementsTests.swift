@@ -13,7 +13,7 @@ struct KeptStatementsTests {
             let request = Request(application: t.app, method: .GET, url: "/", on: t.app.eventLoopGroup.next())
             // One store for both, as `ProductViewReader` shares one: on SQLite both databases write the same text.
             let kept = KeptStatements<Int>(limit: 2)
-            for db in [request.readDatabase as! any SQLDatabase, t.app.db as! any SQLDatabase] {
+            for db in [request.readDatabase.sql, t.app.db.sql] {
                 // Each call with its own values; the third shape passes the limit of two, so the texts are written again.
                 for values in [[2], [3], [1, 4], [2, 3], [1, 2, 4], [4]] {
                     let read = try await Self.numbers(values, kept, db)

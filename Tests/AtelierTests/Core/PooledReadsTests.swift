@@ -20,7 +20,7 @@ struct PooledReadsTests {
         try await TestApp.with { t in
             guard t.app.atelier.sqliteReads != nil else { return }
             let req = request(t)
-            let reads = req.readDatabase as! any SQLDatabase
+            let reads = req.readDatabase.sql
             // Fluent keeps one connection per event loop: while it is taken, a read on it would wait
             // for the pool's timeout and fail.
             let answer = try await req.db.withConnection { _ in
@@ -46,14 +46,14 @@ struct PooledReadsTests {
             let req = request(t)
             let reads = req.readDatabase
             func name() async throws -> String? {
-                try await (reads as! any SQLDatabase).raw("SELECT display_name FROM users WHERE id = \(bind: userID)")
+                try await reads.sql.raw("SELECT display_name FROM users WHERE id = \(bind: userID)")
                     .first()?.decode(column: "display_name", as: String.self)
             }
             #expect(try await name() == "Before")
-            try await (req.db as! any SQLDatabase).update("users").set("display_name", to: "After").where("id", .equal, userID).run()
+            try await req.db.sql.update("users").set("display_name", to: "After").where("id", .equal, userID).run()
             #expect(try await name() == "After")
 
-            await #expect(throws: (any Error).self) { try await (reads as! any SQLDatabase).raw("SELECT nothing FROM nowhere").all() }
+            await #expect(throws: (any Error).self) { try await reads.sql.raw("SELECT nothing FROM nowhere").all() }
             #expect(try await name() == "After")
             // Model queries and transactions go through Fluent's database.
             #expect(try await User.find(userID, on: reads)?.displayName == "After")
@@ -66,7 +66,7 @@ struct PooledReadsTests {
     func ownThreads() async throws {
         try await TestApp.with { t in
             guard t.app.atelier.sqliteReads != nil else { return }
-            let reads = request(t).readDatabase as! any SQLDatabase
+            let reads = request(t).readDatabase.sql
             // Every thread of the application's pool held until the read has finished (or 5 s).
             let threads = System.coreCount  // the application's pool: NIOSingletons' blocking pool, one thread per core
             let started = NIOLockedValueBox(0)

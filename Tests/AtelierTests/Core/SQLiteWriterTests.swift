@@ -13,7 +13,7 @@ struct SQLiteWriterTests {
     func commitsOrRollsBack() async throws {
         try await TestApp.with { t in
             guard let writer = t.app.atelier.sqliteWriter else { return }
-            let sql = t.app.db as! any SQLDatabase
+            let sql = t.app.db.sql
             try await sql.raw("CREATE TABLE writer_probe (n INTEGER PRIMARY KEY)").run()
             try await sql.raw("CREATE TABLE writer_probe_child (n INTEGER REFERENCES writer_probe (n))").run()
             try await sql.raw("CREATE TABLE writer_probe_late (n INTEGER REFERENCES writer_probe (n) DEFERRABLE INITIALLY DEFERRED)").run()
@@ -74,7 +74,7 @@ struct SQLiteWriterTests {
     func checkpointsElsewhere() async throws {
         try await TestApp.with { t in
             guard let writer = t.app.atelier.sqliteWriter else { return }
-            let sql = t.app.db as! any SQLDatabase
+            let sql = t.app.db.sql
             let probe = try await WALProbe(sql)
             // About 3 000 pages through the log, ten at a commit, as like batches come. SQLite's
             // automatic checkpoint is off on the writer's connection: unless a checkpoint ran
@@ -100,7 +100,7 @@ struct SQLiteWriterTests {
     func logStaysBounded() async throws {
         try await TestApp.with { t in
             guard let writer = t.app.atelier.sqliteWriter, case .sqliteFile(let path) = t.app.atelier.config.database else { return }
-            let sql = t.app.db as! any SQLDatabase
+            let sql = t.app.db.sql
             let probe = try await WALProbe(sql)
             // About 11 000 pages with no gap for a background checkpoint to be complete.
             for batch in 0..<1_100 { try await probe.commit(batch, on: writer) }

@@ -13,7 +13,7 @@ struct FacetTallyTests {
     @Test("numbers, ids as text, NULLs and comma-joined colours are counted; no rows give NULL; every connection has it")
     func tally() async throws {
         try await TestApp.with { t in
-            guard (t.app.db as! any SQLDatabase).dialect.name == "sqlite" else { return }
+            guard t.app.db.sql.dialect.name == "sqlite" else { return }
             let a = UUID().idString, b = UUID().idString
             let rows: SQLQueryString = """
                 SELECT 7 AS brand, 'c1' AS category, \(bind: a) AS store, 'red,blue' AS colors
@@ -27,8 +27,8 @@ struct FacetTallyTests {
                 colors: ["red": 3, "blue": 1, "green": 1])
             let req = Request(application: t.app, method: .GET, url: "/", on: t.app.eventLoopGroup.next())
             // Fluent's connection, and the read pool's when the app has one (a SQLite file).
-            var databases = [t.app.db as! any SQLDatabase]
-            if t.app.atelier.sqliteReads != nil { databases.append(req.readDatabase as! any SQLDatabase) }
+            var databases = [t.app.db.sql]
+            if t.app.atelier.sqliteReads != nil { databases.append(req.readDatabase.sql) }
             for sql in databases {
                 let row = try #require(try await sql.raw("""
                     SELECT COUNT(*) AS n, facet_tally(brand, category, store, colors) AS tally FROM (\(rows))

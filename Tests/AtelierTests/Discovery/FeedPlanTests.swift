@@ -9,7 +9,7 @@ struct FeedPlanTests {
     @Test("a following feed walks the feed index in sort-key order and stops after a page; it never gathers every product of the followed stores to sort them")
     func followingFeedWalksTheFeedIndex() async throws {
         try await TestApp.with { t in
-            let sql = t.app.db as! any SQLDatabase
+            let sql = t.app.db.sql
             guard sql.dialect.name == "sqlite" else { return }  // PostgreSQL plans by its statistics; nothing to pin
             let query = FeedQuery(
                 kind: .following, dialect: sql.dialect.name, asOf: Date(), followedStores: [UUID(), UUID(), UUID()],
@@ -18,7 +18,7 @@ struct FeedPlanTests {
             // The planner weighs the plans by ANALYZE's statistics; these are the benchmark catalogue's at
             // 1 000 000 products, where an index on the followed stores or brands looked cheaper than the walk.
             let plan = try await t.app.db.withConnection { connection in
-                let db = connection as! any SQLDatabase
+                let db = connection.sql
                 try await db.raw("ANALYZE").run()
                 try await db.raw("DELETE FROM sqlite_stat1 WHERE tbl IN ('products', 'stores')").run()
                 for (index, stat) in [

@@ -62,7 +62,7 @@ struct FeedRedrawTests {
             var recent: [Product] = []
             for index in 0..<7 { recent.append(try await t.product(.init(title: "Batch \(index)", category: f.shirts), in: f.storeA, owner: f.ownerA)) }
             let old = recent.removeLast()
-            let sql = t.app.db as! any SQLDatabase
+            let sql = t.app.db.sql
             let now = t.app.atelier.clock.now()
             // Keys no draw gives, to see which products the re-draw wrote.
             try await sql.raw("UPDATE products SET feed_sort_key = -1").run()

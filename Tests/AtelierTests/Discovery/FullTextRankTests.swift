@@ -14,7 +14,7 @@ struct FullTextRankTests {
     @Test("equals bm25 on every match: one word, prefixes, several words, weights or none, after an edit and a removal")
     func equalsBM25() async throws {
         try await TestApp.with { t in
-            guard (t.app.db as! any SQLDatabase).dialect.name == "sqlite" else { return }
+            guard t.app.db.sql.dialect.name == "sqlite" else { return }
             let f = try await t.catalogFixture()
             let titles = [
                 "Sailcloth jacket", "Sailcloth sailcloth jacket", "Sail jacket in waxed cotton", "Cotton shirt",
@@ -28,8 +28,8 @@ struct FullTextRankTests {
                     owner: index % 2 == 0 ? f.ownerA : f.ownerB))
             }
             let req = Request(application: t.app, method: .GET, url: "/", on: t.app.eventLoopGroup.next())
-            var databases = [t.app.db as! any SQLDatabase]
-            if t.app.atelier.sqliteReads != nil { databases.append(req.readDatabase as! any SQLDatabase) }
+            var databases = [t.app.db.sql]
+            if t.app.atelier.sqliteReads != nil { databases.append(req.readDatabase.sql) }
             let queries = ["\"sail\"*", "\"sailcloth\"*", "\"cotton\"* \"jacket\"*", "\"jacket\"", "\"co\"*", "\"nothing\"*"]
             let weightings = ["4.0, 1.0", "1.0", "", "0.5, 3.0, 9.0"]
 

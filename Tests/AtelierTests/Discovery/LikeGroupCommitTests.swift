@@ -43,7 +43,7 @@ struct LikeGroupCommitTests {
             // The store's day counts the 39 likes once each, written with the views, not in the batches.
             let day = StatsDay.string(t.clock.now())
             func storeDayLikes() async throws -> Int? {
-                try await (t.app.db as! any SQLDatabase).raw("""
+                try await t.app.db.sql.raw("""
                     SELECT likes FROM store_daily_stats WHERE store_id = \(bind: product.$store.id) AND day = \(bind: day)
                     """).first()?.decode(column: "likes", as: Int.self)
             }
@@ -116,7 +116,7 @@ struct LikeGroupCommitTests {
             try await services.catalogCounters.flush(on: db)
             let day = StatsDay.string(t.clock.now())
             for (storeID, expected) in expectedByStore {
-                let likes = try await (db as! any SQLDatabase).raw("""
+                let likes = try await db.sql.raw("""
                     SELECT likes FROM store_daily_stats WHERE store_id = \(bind: storeID) AND day = \(bind: day)
                     """).first()?.decode(column: "likes", as: Int.self)
                 #expect(likes == expected)
@@ -137,7 +137,7 @@ struct LikeGroupCommitTests {
             let (gate, open) = AsyncStream<Void>.makeStream()
             let holder = Task {
                 try await services.writeTransaction(on: db) { tx in
-                    try await (tx as! any SQLDatabase).raw("UPDATE \(ident: Product.schema) SET like_count = like_count WHERE id = \(bind: ref.id)").run()
+                    try await tx.sql.raw("UPDATE \(ident: Product.schema) SET like_count = like_count WHERE id = \(bind: ref.id)").run()
                     for await _ in gate { break }
                 }
             }
@@ -170,7 +170,7 @@ struct LikeGroupCommitTests {
             let shoppers = try await t.signUpMany(2).map { UUID(uuidString: $0.user.id)! }
             let commit = t.app.atelier.likeWrites
             let services = t.app.atelier
-            let sql = t.app.db as! any SQLDatabase
+            let sql = t.app.db.sql
             let day = StatsDay.string(t.clock.now())
             func storeDayLikes() async throws -> Int? {
                 try await sql.raw("""

@@ -24,7 +24,7 @@ struct SearchCacheTests {
             // Hidden behind the app's back (as another instance would). Signed in (no kept answer):
             // gone from the items at once, since bodies are read fresh, while the ranked page (the
             // total) is kept until it expires. Signed out, the whole answer is kept for its lifetime.
-            let sql = t.app.db as! any SQLDatabase
+            let sql = t.app.db.sql
             try await sql.raw("UPDATE products SET status = 'inactive' WHERE id = \(bind: first.id!)").run()
             func signedIn() async throws -> SearchResultsBody {
                 let response = try await t.send(.GET, "/api/v1/search/products?q=quilted", token: f.ownerB.accessToken)

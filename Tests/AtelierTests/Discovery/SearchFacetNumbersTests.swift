@@ -23,7 +23,7 @@ struct SearchFacetNumbersTests {
     func numbersCountAsIDs() async throws {
         try await TestApp.with { t in
             let f = try await t.catalogFixture()
-            let sql = t.app.db as! any SQLDatabase
+            let sql = t.app.db.sql
             let jackets = try await CategoryService(db: t.app.db, services: t.app.atelier).create(name: "Jackets", gender: "women", parentID: f.tops.id)
             let coat = try await t.product(.init(title: "Oilskin coat", category: f.shirts, brand: f.brand, colors: ["yellow", "navy"]), in: f.storeA, owner: f.ownerA)
             _ = try await t.product(

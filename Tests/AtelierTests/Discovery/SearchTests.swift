@@ -131,7 +131,7 @@ struct SearchTests {
             #expect(try await finds("padded"))
             try await service.delete(product)
             #expect(try await !finds("padded"))
-            let left = try await (t.app.db as! any SQLDatabase).raw("SELECT COUNT(*) AS n FROM product_search_docs WHERE product_id = \(bind: product.id!)").first()
+            let left = try await t.app.db.sql.raw("SELECT COUNT(*) AS n FROM product_search_docs WHERE product_id = \(bind: product.id!)").first()
             #expect(try left?.decode(column: "n", as: Int.self) == 0)
         }
     }
@@ -180,7 +180,7 @@ struct SearchTests {
             try await service.delete(product)
             found = try await search()
             #expect(found.ids.isEmpty && found.total == 0)
-            let sql = t.app.db as! any SQLDatabase
+            let sql = t.app.db.sql
             if sql.dialect.name == "sqlite" {
                 let left = try await sql.raw("SELECT COUNT(*) AS n FROM product_search_keys WHERE id = \(bind: product.id!)").first()
                 #expect(try left?.decode(column: "n", as: Int.self) == 0)

@@ -13,7 +13,7 @@ struct SearchTopRankedTests {
     @Test("every page from the best candidates is the full ranking's page, or the full ranking is asked for")
     func pagesMatchFullRanking() async throws {
         try await TestApp.with { t in
-            guard (t.app.db as! any SQLDatabase).dialect.name == "sqlite" else { return }
+            guard t.app.db.sql.dialect.name == "sqlite" else { return }
             let f = try await t.catalogFixture()
             _ = try await t.product(.init(title: "Sailcloth sailcloth jacket", category: f.shirts), in: f.storeA, owner: f.ownerA)
             // Four products with the same rank, and a fifth like them that is hidden: filtered out
@@ -60,7 +60,7 @@ struct SearchTopRankedTests {
     @Test("a ranking on the numbered rows gives the full ranking's pages, ties and cursors included, with and without filters")
     func numberedRankingMatchesFullRanking() async throws {
         try await TestApp.with { t in
-            guard (t.app.db as! any SQLDatabase).dialect.name == "sqlite" else { return }
+            guard t.app.db.sql.dialect.name == "sqlite" else { return }
             let f = try await t.catalogFixture()
             // Ranks shared by several products, some of them filtered out (hidden, men's, dearer).
             _ = try await t.product(.init(title: "Sailcloth sailcloth jacket", category: f.shirts), in: f.storeA, owner: f.ownerA)
@@ -107,7 +107,7 @@ struct SearchTopRankedTests {
     @Test("a ranking with its facets in one pass gives the pages and the facets of the two statements, for every cursor")
     func onePassMatchesTwoStatements() async throws {
         try await TestApp.with { t in
-            guard (t.app.db as! any SQLDatabase).dialect.name == "sqlite" else { return }
+            guard t.app.db.sql.dialect.name == "sqlite" else { return }
             let f = try await t.catalogFixture()
             let admin = try #require(try await User.find(UUID(uuidString: f.admin.user.id), on: t.app.db))
             let other = try await BrandService(db: t.app.db, services: t.app.atelier)

@@ -15,7 +15,7 @@ private struct CountingJob: JobKind {
 
     func run(_ payload: Payload, context: JobContext) async throws {
         try await context.finish { tx in
-            try await (tx as! any SQLDatabase).raw("INSERT INTO job_effects (number) VALUES (\(bind: payload.number))").run()
+            try await tx.sql.raw("INSERT INTO job_effects (number) VALUES (\(bind: payload.number))").run()
         }
     }
 }
@@ -61,11 +61,11 @@ struct JobQueueTests {
     }
 
     func makeEffectsTable(_ t: TestApp) async throws {
-        try await (t.app.db as! any SQLDatabase).raw("CREATE TABLE job_effects (number INTEGER NOT NULL)").run()
+        try await t.app.db.sql.raw("CREATE TABLE job_effects (number INTEGER NOT NULL)").run()
     }
 
     func effects(_ db: any Database) async throws -> [Int] {
-        try await (db as! any SQLDatabase).raw("SELECT number FROM job_effects ORDER BY number").all().map { try $0.decode(column: "number", as: Int.self) }
+        try await db.sql.raw("SELECT number FROM job_effects ORDER BY number").all().map { try $0.decode(column: "number", as: Int.self) }
     }
 
     func job(_ db: any Database, key: String) async throws -> Job? {

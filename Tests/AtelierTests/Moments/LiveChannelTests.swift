@@ -154,7 +154,7 @@ struct LiveShutdownTests {
             #expect(t.app.atelier.liveSockets.count == 1)
 
             let started = Date()
-            await RequestDrain().shutdownAsync(t.app)  // what SIGTERM runs first
+            await RequestDrain.closingLiveSockets(of: t.app).shutdownAsync(t.app)  // what SIGTERM runs first
             #expect(Date().timeIntervalSince(started) < 5, "the drain waited for the live socket (SHUTDOWN_DRAIN_SECONDS is 10 here)")
             try await live.socket.onClose.get()
             #expect(live.socket.closeCode == LiveSocketRegistry.serviceRestart)

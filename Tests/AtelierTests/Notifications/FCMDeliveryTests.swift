@@ -160,7 +160,7 @@ struct FCMDeliveryTests {
         let secret = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCsecret"
         let file = #"{"type":"service_account","project_id":"atelier-test","private_key_id":"k1","private_key":"-----BEGIN PRIVATE KEY-----\n\#(secret)\n-----END PRIVATE KEY-----\n","client_email":"push@atelier-test.iam.gserviceaccount.com","token_uri":"https://oauth2.googleapis.com/token"}"#
         do {
-            _ = try AppConfig.fromEnvironment(["FCM_SERVICE_ACCOUNT": file])
+            _ = try PushChannels(config: AppConfig.fromEnvironment(["FCM_SERVICE_ACCOUNT": file]), clock: SystemClock())
             Issue.record("an unusable private key was accepted")
         } catch {
             let text = "\(error)"
@@ -168,7 +168,9 @@ struct FCMDeliveryTests {
             #expect(!text.contains(secret) && !text.contains("BEGIN"))
         }
         do {
-            _ = try AppConfig.fromEnvironment(["FCM_SERVICE_ACCOUNT": #"{"type":"service_account","project_id":"atelier-test"}"#])
+            _ = try PushChannels(
+                config: AppConfig.fromEnvironment(["FCM_SERVICE_ACCOUNT": #"{"type":"service_account","project_id":"atelier-test"}"#]),
+                clock: SystemClock())
             Issue.record("a key file without a key was accepted")
         } catch {
             #expect("\(error)".contains("FCM_SERVICE_ACCOUNT") && "\(error)".contains("client_email"), "\(error)")

@@ -4,6 +4,7 @@ import Testing
 import VaporTesting
 import Yams
 
+@testable import APIReferenceBuilder
 @testable import Atelier
 
 /// `/api/docs` against openapi.yaml read here on its own, as a plain YAML tree (not through the
@@ -192,5 +193,14 @@ struct APIDocsPageTests {
             security: bearer, path: "/magazine/editor/issues/{issueId}", text: "An issue in any status.",
             groupText: "Editing the magazine (editors and admins; to anyone else every operation is a 404).")
         #expect(editing.label == "Admins or editors")
+    }
+
+    @Test("the reference the server reads is the one openapi.yaml makes today (make api-reference writes it)")
+    func referenceFileIsCurrent() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let made = try APIReferenceFile.bytes(of: APIReferenceFile.build(contractAt: root.appendingPathComponent("openapi.yaml").path))
+        let kept = try Data(contentsOf: root.appendingPathComponent("Resources/api-reference.json"))
+        #expect(kept == made, "Resources/api-reference.json is stale: run `make api-reference`")
     }
 }

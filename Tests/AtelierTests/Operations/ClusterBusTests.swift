@@ -131,7 +131,7 @@ struct ClusterBusTests {
             #expect(message.event == "big")
             #expect(try JSONDecoder().decode(Big.self, from: Data(message.data.utf8)).text == text)
 
-            let sql = a.app.db as! any SQLDatabase
+            let sql = a.app.db.sql
             func stored() async throws -> Int {
                 try await sql.raw("SELECT COUNT(*) AS n FROM \(ident: LiveEventRecord.table)").first()?.decode(column: "n", as: Int.self) ?? -1
             }
@@ -163,7 +163,7 @@ struct ClusterBusTests {
             }
             #expect(try await price(on: a) == 49_900)
             // A change nobody announces is not seen on A: its answer is kept.
-            let sql = a.app.db as! any SQLDatabase
+            let sql = a.app.db.sql
             try await sql.raw("UPDATE products SET price_minor = 45000 WHERE id = \(bind: productID)").run()
             #expect(try await price(on: a) == 49_900)
 
@@ -195,7 +195,7 @@ struct ClusterBusTests {
             let pid = try #require(bus.backendPID)
             let listens = bus.listens
             let generation = try #require(a.app.atelier.searchCache).generation
-            let sql = a.app.db as! any SQLDatabase
+            let sql = a.app.db.sql
             let killed = try await sql.raw("SELECT pg_terminate_backend(\(bind: pid)) AS killed").first()?.decode(column: "killed", as: Bool.self)
             #expect(killed == true)
 

@@ -14,7 +14,7 @@ struct ReadinessDrainTests {
             t.app.http.server.configuration.port = 0
             try t.app.server.start()
             let started = Date()
-            let drain = Task { await RequestDrain().shutdownAsync(t.app) }
+            let drain = Task { await RequestDrain.closingLiveSockets(of: t.app).shutdownAsync(t.app) }
             try await Task.sleep(for: .milliseconds(300))
             let ready = try await t.send(.GET, "/health/ready")
             #expect(ready.status == .serviceUnavailable)

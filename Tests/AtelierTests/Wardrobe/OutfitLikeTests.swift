@@ -146,7 +146,7 @@ struct OutfitLikeTests {
             try await like(faraway, by: fans)
             try await like(lastMonth, by: fans)
             let old = Date().addingTimeInterval(-8 * 24 * 3600)
-            try await (t.app.db as! any SQLDatabase).raw("UPDATE outfit_likes SET created_at = \(bind: old) WHERE outfit_id = \(bind: UUID(uuidString: lastMonth)!)").run()
+            try await t.app.db.sql.raw("UPDATE outfit_likes SET created_at = \(bind: old) WHERE outfit_id = \(bind: UUID(uuidString: lastMonth)!)").run()
 
             let atHome = try await t.send(.GET, "/api/v1/outfits/trending", token: viewer.accessToken)
             #expect(atHome.status == .ok, "\(atHome.body.string)")

@@ -28,7 +28,7 @@ extension Request {
         // One statement for the session and its user, on every signed-in request (issue 19: two
         // Fluent queries with eager loading cost more than many operations' own work), on a read
         // connection: a sign-out or suspension committed before this request began is seen.
-        let sql = readDatabase as! any SQLDatabase
+        let sql = readDatabase.sql
         guard let row = try await sql.raw("""
             SELECT u.* FROM \(ident: SessionFamily.schema) f JOIN \(ident: User.schema) u ON u.id = f.user_id
             WHERE f.id = \(bind: verified.familyID) AND f.user_id = \(bind: verified.userID) AND f.revoked_at IS NULL

@@ -28,7 +28,7 @@ struct AccountDeletion {
         let userID = try user.requireID()
         let now = now
         let (personalMedia, orphanedStores) = try await services.writeTransaction(on: db) { tx in
-            let sql = tx as! any SQLDatabase
+            let sql = tx.sql
             try await SessionService(db: tx, services: services).revokeAll(userID: userID, reason: "account deleted")
             try await Self.removeLikesAndFollows(of: userID, on: sql)
             let media = try await Self.personalMedia(of: userID, on: tx)
@@ -69,7 +69,7 @@ struct AccountDeletion {
     /// The person's own media that is not a store's or the magazine's, and the photos others
     /// posted to the moments the person created (those moments go with the account).
     private static func personalMedia(of userID: UUID, on tx: any Database) async throws -> [Media] {
-        let sql = tx as! any SQLDatabase
+        let sql = tx.sql
         let shared = SQLList(sharedMediaOwners.map { SQLBind($0) })
         let ids = try await sql.raw("""
             SELECT id FROM \(ident: Media.schema)

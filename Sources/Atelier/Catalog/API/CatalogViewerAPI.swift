@@ -11,7 +11,7 @@ extension APIHandler {
     /// The signed-in caller's marks; nil when signed out.
     func catalogViewer(_ req: Request) async throws -> (viewer: CatalogViewer, user: User)? {
         guard let user = try await req.optionalCaller()?.user, let userID = user.id else { return nil }
-        return (CatalogViewer(sql: req.db as! any SQLDatabase, parts: services.catalogViewerParts, userID: userID), user)
+        return (CatalogViewer(sql: req.db.sql, parts: services.catalogViewerParts, userID: userID), user)
     }
 
     /// `bodies[i]` is `products[i]`'s answer; each gets the caller's marks and the trade terms they may see.

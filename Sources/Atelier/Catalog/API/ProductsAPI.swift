@@ -8,12 +8,12 @@ extension APIHandler {
     func getProduct(_ input: Operations.GetProduct.Input) async throws -> Operations.GetProduct.Output {
         let req = try request()
         let caller = try await req.optionalCaller()
-        let id = try CatalogParameters.id(input.path.productId, "product")
+        let id = try PathID.parse(input.path.productId, "product")
         let view = try await req.reading { db in try await ProductCatalog(db: db).visibleView(id, to: caller?.user) }
         if view.product.isActive {
             let (productID, storeID) = (view.product.id, view.store.id)
             await services.catalogCounters.add(.view, productID: productID, storeID: storeID)
-            req.repeatWhenKept { await $0.catalogCounters.add(.view, productID: productID, storeID: storeID) }
+            req.repeatWhenKept { await $0.atelier.catalogCounters.add(.view, productID: productID, storeID: storeID) }
         }
         return .ok(.init(body: .json(try await productBody(view: view, req))))
     }
@@ -28,8 +28,8 @@ extension APIHandler {
             return minor
         }
         let filter = ProductCatalog.ListFilter(
-            categoryID: try input.query.categoryId.map { try CatalogParameters.id($0, "category") },
-            brandID: try input.query.brandId.map { try CatalogParameters.id($0, "brand") },
+            categoryID: try input.query.categoryId.map { try PathID.parse($0, "category") },
+            brandID: try input.query.brandId.map { try PathID.parse($0, "brand") },
             priceMin: price(input.query.priceMin, "priceMin"), priceMax: price(input.query.priceMax, "priceMax"),
             visibility: try await req.storeVisibility(for: req.optionalCaller()?.user))
         if let min = filter.priceMin, let max = filter.priceMax, min > max { errors.add("priceMax", "must not be below priceMin") }
@@ -50,7 +50,7 @@ extension APIHandler {
         }
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
         let storeID = try store.requireID()
-        let categoryID = try input.query.categoryId.map { try CatalogParameters.id($0, "category") }
+        let categoryID = try input.query.categoryId.map { try PathID.parse($0, "category") }
         let products = try await req.reading { db in
             try await ProductCatalog(db: db).storeProducts(storeID, status: status, categoryID: categoryID, page: page)
         }
@@ -106,7 +106,7 @@ extension APIHandler {
     func reportProductUnavailable(_ input: Operations.ReportProductUnavailable.Input) async throws -> Operations.ReportProductUnavailable.Output {
         let req = try request()
         let user = try await req.requireCaller().user
-        let product = try await ProductCatalog(db: req.db).visibleProduct(try CatalogParameters.id(input.path.productId, "product"), to: user)
+        let product = try await ProductCatalog(db: req.db).visibleProduct(try PathID.parse(input.path.productId, "product"), to: user)
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         let report = try await UnavailableReportService(db: req.db, services: services).report(product, by: user, note: body.note)
         report.$product.value = product
@@ -125,7 +125,7 @@ extension APIHandler {
         let req = try request()
         let store = try await StoreAccess(db: req.db).managedStore(input.path.storeId, by: try await req.requireCaller().user)
         let report = try await UnavailableReportService(db: req.db, services: services)
-            .resolve(try CatalogParameters.id(input.path.reportId, "report"), in: store.requireID())
+            .resolve(try PathID.parse(input.path.reportId, "report"), in: store.requireID())
         return .ok(.init(body: .json(.init(report))))
     }
 
@@ -136,7 +136,7 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         let store = try await StoreAccess(db: req.db).managedStore(storeID, by: user)
-        guard let product = try await Product.find(try CatalogParameters.id(productID, "product"), on: req.db),
+        guard let product = try await Product.find(try PathID.parse(productID, "product"), on: req.db),
             product.$store.id == store.id
         else { throw Problem.notFound("product") }
         return (req, user, product)
@@ -183,13 +183,5 @@ extension APIHandler {
             to: &bodies, of: views.map { ($0.product.id, $0.store.id, $0.product.currency, $0.product.tradePriceMinor, $0.product.caseSize) },
             req, viewer: \.viewer, tradePrice: \.tradePrice, caseSize: \.caseSize)
         return bodies
-    }
-}
-
-enum CatalogParameters {
-    /// An id from the path; one that is not a UUID names nothing (404).
-    static func id(_ raw: String, _ what: String) throws -> UUID {
-        guard let id = UUID(text: raw) else { throw Problem.notFound(what) }
-        return id
     }
 }

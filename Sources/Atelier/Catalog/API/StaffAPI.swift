@@ -25,7 +25,7 @@ extension APIHandler {
     func removeStoreStaff(_ input: Operations.RemoveStoreStaff.Input) async throws -> Operations.RemoveStoreStaff.Output {
         let req = try request()
         let store = try await StoreAccess(db: req.db).managedStore(input.path.storeId, by: try await req.requireCaller().user, ownerOnly: true)
-        try await StaffService(db: req.db, services: services).remove(try CatalogParameters.id(input.path.memberId, "member"), from: store)
+        try await StaffService(db: req.db, services: services).remove(try PathID.parse(input.path.memberId, "member"), from: store)
         return .noContent(.init())
     }
 }

@@ -33,7 +33,7 @@ extension APIHandler {
     func approveStoreApplication(_ input: Operations.ApproveStoreApplication.Input) async throws -> Operations.ApproveStoreApplication.Output {
         let req = try request()
         let admin = try await req.requireCaller().user
-        let id = try CatalogParameters.id(input.path.applicationId, "application")
+        let id = try PathID.parse(input.path.applicationId, "application")
         let (application, _) = try await StoreApplicationService(db: req.db, services: services).approve(id, by: admin)
         return .ok(.init(body: .json(.init(application))))
     }
@@ -42,7 +42,7 @@ extension APIHandler {
         let req = try request()
         let admin = try await req.requireCaller().user
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let id = try CatalogParameters.id(input.path.applicationId, "application")
+        let id = try PathID.parse(input.path.applicationId, "application")
         let application = try await StoreApplicationService(db: req.db, services: services).decline(id, reason: body.reason, by: admin)
         return .ok(.init(body: .json(.init(application))))
     }

@@ -43,7 +43,7 @@ extension APIHandler {
         try admin.requireAdmin()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         let service = BrandService(db: req.db, services: services)
-        let brand = try await service.find(try CatalogParameters.id(input.path.brandId, "brand"))
+        let brand = try await service.find(try PathID.parse(input.path.brandId, "brand"))
         let updated = try await service.update(brand, name: body.name, logoID: try logoID(body.logoId), by: admin)
         return .ok(.init(body: .json(try await brandBody(updated, req))))
     }
@@ -52,7 +52,7 @@ extension APIHandler {
         let req = try request()
         try await req.requireCaller().user.requireAdmin()
         let service = BrandService(db: req.db, services: services)
-        let brand = try await service.approve(try await service.find(try CatalogParameters.id(input.path.brandId, "brand")))
+        let brand = try await service.approve(try await service.find(try PathID.parse(input.path.brandId, "brand")))
         return .ok(.init(body: .json(try await brandBody(brand, req))))
     }
 
@@ -124,7 +124,7 @@ extension APIHandler {
         let req = try request()
         try await req.requireCaller().user.requireAdmin()
         let service = CategoryService(db: req.db, services: services)
-        return (service, try await service.find(try CatalogParameters.id(raw, "category")))
+        return (service, try await service.find(try PathID.parse(raw, "category")))
     }
 
     private func logoID(_ raw: String?) throws -> UUID? {

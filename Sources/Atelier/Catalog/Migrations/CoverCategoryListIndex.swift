@@ -7,14 +7,14 @@ import SQLKit
 /// own products instead of one per product walked past (a narrow window walks hundreds).
 struct CoverCategoryListIndex: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.raw("DROP INDEX products_category_status_idx").run()
         try await sql.create(index: "products_category_status_idx").on(Product.schema)
             .column("category_id").column("status").column("id").column("price_minor").column("store_id").run()
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.raw("DROP INDEX products_category_status_idx").run()
         try await sql.create(index: "products_category_status_idx").on(Product.schema).column("category_id").column("status").column("id").run()
     }

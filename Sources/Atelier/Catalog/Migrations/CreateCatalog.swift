@@ -58,7 +58,7 @@ struct CreateCatalog: AsyncMigration {
             .unique(on: "slug")
             .create()
 
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         // Byte order for the materialised path on PostgreSQL, so the subtree range is exact.
         let pathType: DatabaseSchema.DataType = sql.dialect.name == "postgresql" ? .sql(unsafeRaw: #"TEXT COLLATE "C""#) : .string
         try await database.schema(Category.schema)
@@ -156,7 +156,7 @@ struct CreateCatalog: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.drop(table: "product_daily_stats").ifExists().run()
         try await sql.drop(table: "store_daily_stats").ifExists().run()
         for schema in [UnavailableReport.schema, ProductPhoto.schema, ProductVariant.schema, Product.schema, Category.schema,

@@ -81,7 +81,7 @@ actor CatalogCounters {
     /// PostgreSQL lock them in one order instead of deadlocking.
     private static func write(views: [Key: (views: Int, shares: Int)], likes: [StoreDay: Int], on db: any Database) async throws {
         try await db.transaction { tx in
-            let tsql = tx as! any SQLDatabase
+            let tsql = tx.sql
             // Many product-days per statement: one statement per product-day kept SQLite's threads busy for
             // hundreds of milliseconds after a busy minute of product pages, and reads waited (issue 19).
             let rows = views.sorted { ($0.key.day, $0.key.productID.idString) < ($1.key.day, $1.key.productID.idString) }
@@ -113,12 +113,6 @@ actor CatalogCounters {
     }
 }
 
-enum StatsDay {
-    static func string(_ date: Date) -> String {
-        LocalDay(date, in: LocalDay.utc).description
-    }
-}
-
 /// The per-day series behind the store stats chart.
 struct StoreStatsService {
     struct Day: Sendable, Equatable {
@@ -140,7 +134,7 @@ struct StoreStatsService {
     func series(storeID: UUID, days: Int) async throws -> [Day] {
         let today = services.clock.now()
         let labels = (0..<days).reversed().map { StatsDay.string(today.addingTimeInterval(-Double($0) * 86_400)) }
-        let rows = try await (db as! any SQLDatabase).raw("""
+        let rows = try await db.sql.raw("""
             SELECT day, follows, likes, views, share_visits, orders, sales_minor, shop_clicks FROM store_daily_stats
             WHERE store_id = \(bind: storeID) AND day >= \(bind: labels.first ?? "")
             """).all()

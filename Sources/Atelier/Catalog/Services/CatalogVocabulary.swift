@@ -4,12 +4,8 @@ enum CatalogVocabulary {
                          "navy", "purple", "gold", "silver", "multi"]
     static let styles = ["casual", "formal", "business", "sport", "party", "street", "vintage", "beach", "outdoor", "lounge"]
     static let genders = ["women", "men", "unisex"]
-    /// ISO 4217 codes of the currencies a store may price in, with their minor-unit digits.
-    static let currencies: [String: Int] = [
-        "SEK": 2, "NOK": 2, "DKK": 2, "EUR": 2, "USD": 2, "GBP": 2, "CHF": 2, "PLN": 2, "CZK": 2, "HUF": 2,
-        "RON": 2, "BGN": 2, "ISK": 0, "CAD": 2, "AUD": 2, "NZD": 2, "JPY": 0, "CNY": 2, "KRW": 0, "INR": 2,
-        "TRY": 2, "UAH": 2, "BRL": 2, "MXN": 2, "ZAR": 2, "AED": 2, "SGD": 2, "HKD": 2,
-    ]
+    /// The currencies a store may price in (`Currencies`).
+    static var currencies: [String: Int] { Currencies.minorDigits }
     static let maxPhotos = 10
     static let maxVariants = 60
 }

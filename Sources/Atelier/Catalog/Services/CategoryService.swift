@@ -142,7 +142,7 @@ struct CategoryService {
         let depthDelta = ((newParent?.depth ?? -1) + 1) - category.depth
         try await services.writeTransaction(on: db) { tx in
             try await Category.query(on: tx).filter(\.$id == category.requireID()).set(\.$parentID, to: newParentID).update()
-            try await (tx as! any SQLDatabase).raw("""
+            try await tx.sql.raw("""
                 UPDATE \(ident: Category.schema)
                 SET path = \(bind: newPath) || substr(path, CAST(\(bind: oldPath.count + 1) AS INTEGER)), depth = depth + CAST(\(bind: depthDelta) AS INTEGER)
                 WHERE path >= \(bind: oldPath) AND path < \(bind: Category.subtreeEnd(oldPath))

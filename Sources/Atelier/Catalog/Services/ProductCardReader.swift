@@ -48,7 +48,7 @@ struct ProductCardReader {
     private let textUUIDs: Bool
 
     init(db: any Database) {
-        sql = db as! any SQLDatabase
+        sql = db.sql
         textUUIDs = FastColumns.textUUIDs(on: sql)
     }
 

@@ -126,10 +126,10 @@ struct ProductCatalog {
         return ids.isEmpty ? nil : ids
     }
 
-    private var sqlDialect: String { (db as! any SQLDatabase).dialect.name }
+    private var sqlDialect: String { db.sql.dialect.name }
 
     func run(_ query: SQLQueryString) -> SQLRawBuilder {
-        (db as! any SQLDatabase).raw(query)
+        db.sql.raw(query)
     }
 
     func views(_ products: [Product]) async throws -> [ProductView] {

@@ -66,7 +66,7 @@ struct ProductService {
         let productID = try product.requireID()
         let previous: Product.Status = status == .active ? .inactive : .active
         try await services.writeTransaction(on: db) { tx in
-            let tsql = tx as! any SQLDatabase
+            let tsql = tx.sql
             let changed = try await tsql.raw("""
                 UPDATE \(ident: Product.schema) SET status = \(bind: status.rawValue), updated_at = \(bind: now)
                 WHERE id = \(bind: productID) AND status = \(bind: previous.rawValue) RETURNING id
@@ -85,7 +85,7 @@ struct ProductService {
         let photos = try await photoIDs(of: product)
         try await services.writeTransaction(on: db) { tx in
             try await SearchIndex(db: tx).remove(productID)
-            let deleted = try await (tx as! any SQLDatabase).raw("""
+            let deleted = try await tx.sql.raw("""
                 DELETE FROM \(ident: Product.schema) WHERE id = \(bind: productID) RETURNING status
                 """).all()
             if let status = try deleted.first?.decode(column: "status", as: String.self), status == Product.Status.active.rawValue {
@@ -110,7 +110,7 @@ struct ProductService {
     }
 
     static func bumpActiveCount(_ storeID: UUID, by delta: Int, on db: any Database) async throws {
-        try await (db as! any SQLDatabase).raw("""
+        try await db.sql.raw("""
             UPDATE \(ident: Store.schema) SET active_product_count = active_product_count + \(bind: delta) WHERE id = \(bind: storeID)
             """).run()
     }
@@ -144,7 +144,7 @@ struct ProductService {
     /// existing rows are written in id order, the order checkouts take them in.
     private func replaceVariants(of product: Product, with variants: [ProductDraft.Variant], on tx: any Database) async throws {
         let productID = try product.requireID()
-        let sql = tx as! any SQLDatabase
+        let sql = tx.sql
         var existing = try await ProductVariant.query(on: tx).filter(\.$product.$id == productID).all()
         var kept: [(row: ProductVariant, draft: ProductDraft.Variant, position: Int)] = []
         for (position, variant) in variants.enumerated() {
@@ -199,7 +199,7 @@ struct ProductService {
         let productID = try product.requireID()
         try await ProductPhoto.query(on: tx).filter(\.$product.$id == productID).delete()
         guard !ids.isEmpty else { return }
-        let claimed = try await (tx as! any SQLDatabase).raw("""
+        let claimed = try await tx.sql.raw("""
             UPDATE \(ident: Media.schema) SET owner_type = \(bind: Self.mediaOwnerType), owner_id = \(bind: productID),
             attached_at = \(bind: now), visibility = \(bind: Media.Visibility.public.rawValue)
             WHERE id IN (\(binds: ids)) AND (owner_type IS NULL OR (owner_type = \(bind: Self.mediaOwnerType) AND owner_id = \(bind: productID)))

@@ -12,7 +12,7 @@ struct ProductViewReader {
     private let textUUIDs: Bool
 
     init(db: any Database) {
-        sql = db as! any SQLDatabase
+        sql = db.sql
         textUUIDs = FastColumns.textUUIDs(on: sql)
     }
 

@@ -130,7 +130,7 @@ struct StoreApplicationService {
         telling text: String, link: String, webPath: String, on tx: any Database, now: Date
     ) async throws {
         let id = try application.requireID()
-        let sql = tx as! any SQLDatabase
+        let sql = tx.sql
         let decided = try await sql.raw("""
             UPDATE \(ident: StoreApplication.schema)
             SET status = \(bind: status.rawValue), store_id = \(bind: storeID), decline_reason = \(bind: reason), decided_at = \(bind: now)

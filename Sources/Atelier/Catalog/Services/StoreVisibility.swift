@@ -49,7 +49,7 @@ extension StoreAccess {
         let membersOnly = try await known.ids(on: db)
         guard !membersOnly.isEmpty else { return .publicOnly }
         if user.isAdmin { return StoreVisibility(membersOnlyStoreIDs: membersOnly) }
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let rows = try await sql.raw("""
             SELECT store_id FROM \(ident: TradeCustomer.schema)
             WHERE user_id = \(bind: userID) AND status = \(bind: TradeCustomer.Status.approved.rawValue) AND store_id IN (\(binds: membersOnly))

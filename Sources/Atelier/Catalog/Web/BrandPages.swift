@@ -91,7 +91,7 @@ enum BrandPages {
     /// The public stores with active pieces of the brand, the most pieces first.
     private static func carriers(of brandID: UUID, on db: any Database) async throws -> [StoreLine] {
         struct Row: Decodable { var name: String; var slug: String; var city: String; var pieces: Int }
-        let rows = try await (db as! any SQLDatabase).raw("""
+        let rows = try await db.sql.raw("""
             SELECT s.name, s.slug, s.city, COUNT(*) AS pieces FROM \(ident: Product.schema) p
             JOIN \(ident: Store.schema) s ON s.id = p.store_id
             WHERE p.brand_id = \(bind: brandID) AND p.status = \(bind: Product.Status.active.rawValue)

@@ -147,7 +147,7 @@ enum PublicCatalogPages {
 
     /// The categories the store's active products are in, with how many each, most first.
     static func storeCategories(_ storeID: UUID, req: Request, media: MediaService) async throws -> [CategoryChip] {
-        let rows = try await (req.db as! any SQLDatabase).raw("""
+        let rows = try await req.db.sql.raw("""
             SELECT category_id, COUNT(*) AS n FROM \(ident: Product.schema)
             WHERE store_id = \(bind: storeID) AND status = \(bind: Product.Status.active.rawValue) GROUP BY category_id
             """).all()

@@ -9,7 +9,7 @@ extension APIHandler {
         let req = try request()
         let viewer = try await req.optionalCaller()?.user
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
-        let productID = try CatalogParameters.id(input.path.productId, "product")
+        let productID = try PathID.parse(input.path.productId, "product")
         let product = try await ProductCatalog(db: req.db).visibleProduct(productID, to: viewer)
         let reviews = try await ReviewService(db: req.db, services: services).reviews(of: productID, viewer: viewer?.id, page: page)
         return .ok(.init(body: .json(.init(
@@ -21,7 +21,7 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let product = try await ProductCatalog(db: req.db).visibleProductRef(try CatalogParameters.id(input.path.productId, "product"), to: user)
+        let product = try await ProductCatalog(db: req.db).visibleProductRef(try PathID.parse(input.path.productId, "product"), to: user)
         let review = try await ReviewService(db: req.db, services: services).write(stars: body.stars, text: body.text ?? "", on: product, by: user)
         return .ok(.init(body: .json(try await reviewBodies([review], req.db)[0])))
     }
@@ -29,7 +29,7 @@ extension APIHandler {
     func deleteReview(_ input: Operations.DeleteReview.Input) async throws -> Operations.DeleteReview.Output {
         let req = try request()
         let user = try await req.requireCaller().user
-        let product = try await ProductCatalog(db: req.db).visibleProductRef(try CatalogParameters.id(input.path.productId, "product"), to: user)
+        let product = try await ProductCatalog(db: req.db).visibleProductRef(try PathID.parse(input.path.productId, "product"), to: user)
         try await ReviewService(db: req.db, services: services).delete(on: product, by: user)
         return .noContent(.init())
     }

@@ -7,7 +7,7 @@ struct AddCardPayments: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema(Order.schema).field("payment_intent_id", .string).update()
         try await database.schema(Order.schema).field("payment_client_secret", .string).update()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "orders_payment_intent").on(Order.schema).column("payment_intent_id").run()
         try await database.schema("payment_events")
             .field("event_id", .string, .identifier(auto: false))

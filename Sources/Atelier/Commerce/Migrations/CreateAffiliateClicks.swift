@@ -11,7 +11,7 @@ struct CreateAffiliateClicks: AsyncMigration {
             .field("clicks", .int, .required)
             .unique(on: "product_id", "day")
             .create()
-        try await (database as! any SQLDatabase).create(index: "affiliate_clicks_store_day").on("affiliate_clicks").column("store_id").column("day").run()
+        try await database.sql.create(index: "affiliate_clicks_store_day").on("affiliate_clicks").column("store_id").column("day").run()
     }
 
     func revert(on database: any Database) async throws {

@@ -11,7 +11,7 @@ struct CreateCommerce: AsyncMigration {
         try await database.schema(ProductVariant.schema).field("low_stock_threshold", .int).update()
         try await database.schema(ProductVariant.schema).field("low_stock_alerted", .bool, .required, .sql(.default(false))).update()
         try await database.schema(ProductVariant.schema).field("gtin", .string).update()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "product_variants_gtin").on(ProductVariant.schema).column("gtin").run()
 
         try await database.schema(CommerceSettings.schema)

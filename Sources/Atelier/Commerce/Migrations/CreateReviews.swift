@@ -20,7 +20,7 @@ struct CreateReviews: AsyncMigration {
             .field("updated_at", .datetime, .required)
             .unique(on: "product_id", "user_id")
             .create()
-        try await (database as! any SQLDatabase).create(index: "reviews_product").on(Review.schema).column("product_id").column("id").run()
+        try await database.sql.create(index: "reviews_product").on(Review.schema).column("product_id").column("id").run()
     }
 
     func revert(on database: any Database) async throws {

@@ -19,7 +19,7 @@ struct CreateTradeCustomers: AsyncMigration {
             .field("decided_by", .uuid, .references(User.schema, "id", onDelete: .setNull))
             .unique(on: "store_id", "user_id")
             .create()
-        try await (database as! any SQLDatabase).create(index: "trade_customers_user").on(TradeCustomer.schema).column("user_id").run()
+        try await database.sql.create(index: "trade_customers_user").on(TradeCustomer.schema).column("user_id").run()
     }
 
     func revert(on database: any Database) async throws {

@@ -56,7 +56,7 @@ struct CardPayments {
     func handle(_ event: PaymentEvent) async throws {
         let now = services.clock.now()
         let customer: UUID? = try await services.writeTransaction(on: db) { tx in
-            let fresh = try await (tx as! any SQLDatabase).raw("""
+            let fresh = try await tx.sql.raw("""
                 INSERT INTO payment_events (event_id, received_at) VALUES (\(bind: event.id), \(bind: now))
                 ON CONFLICT (event_id) DO NOTHING RETURNING event_id
                 """).first()

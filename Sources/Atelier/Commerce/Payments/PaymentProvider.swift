@@ -43,6 +43,7 @@ struct PaymentEvent: Sendable, Equatable {
 }
 
 /// The provider could not be reached or refused the request: a 503 to the caller, who may retry.
-struct PaymentProviderUnavailable: Error, CustomStringConvertible {
+struct PaymentProviderUnavailable: ServiceUnavailable, CustomStringConvertible {
     var description: String
+    var unavailableService: String { "The card payment service" }
 }

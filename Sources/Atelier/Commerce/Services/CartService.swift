@@ -161,7 +161,7 @@ struct CartService {
         // (on PostgreSQL it waits for the first to commit) and both then read the one cart.
         let userID: UUID? = if case .user(let id) = owner { id } else { nil }
         let sessionKey: String? = if case .session(let key) = owner { key } else { nil }
-        try await (db as! any SQLDatabase).raw("""
+        try await db.sql.raw("""
             INSERT INTO \(ident: Cart.schema) (id, user_id, session_key, created_at, updated_at)
             VALUES (\(bind: UUID.v7(at: now)), \(bind: userID), \(bind: sessionKey), \(bind: now), \(bind: now)) ON CONFLICT DO NOTHING
             """).run()

@@ -24,7 +24,7 @@ struct CheckoutService {
             if let cartID = cart?.id {
                 // Locks the cart first (PostgreSQL holds the row until commit): a second checkout of the same
                 // cart (a double click, another key) waits here and then finds it empty, so it never orders twice.
-                try await (tx as! any SQLDatabase).raw("""
+                try await tx.sql.raw("""
                     UPDATE \(ident: Cart.schema) SET updated_at = \(bind: now) WHERE id = \(bind: cartID)
                     """).run()
             }

@@ -15,7 +15,7 @@ enum ClosedAccountOrders {
         // Lock every variant the orders hold in id order first, the order checkouts take them in.
         let lines = try await OrderLine.query(on: tx).filter(\.$orderID ~~ orders.map { $0.id! }).all()
         for variantID in Set(lines.compactMap(\.variantID)).sorted(by: { $0.uuidString < $1.uuidString }) {
-            try await (tx as! any SQLDatabase).raw("UPDATE \(ident: ProductVariant.schema) SET held = held WHERE id = \(bind: variantID)").run()
+            try await tx.sql.raw("UPDATE \(ident: ProductVariant.schema) SET held = held WHERE id = \(bind: variantID)").run()
         }
         for order in orders {
             _ = try await OrderMove.apply(order, to: .cancelled, actorID: nil, reason: reason, idChecked: false, on: tx, now: now)

@@ -93,7 +93,7 @@ struct DiscountService {
     /// Counts one use for `order`; a 409 when the last use went to a concurrent checkout, or the
     /// customer used up their share meanwhile.
     func redeem(_ applied: Applied, by userID: UUID, order: Order) async throws {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let codeID = try applied.code.requireID()
         let counted = try await sql.raw("""
             UPDATE \(ident: DiscountCode.schema) SET used_count = used_count + 1

@@ -15,7 +15,7 @@ enum OrderMove {
         let fulfilment = Order.Fulfilment(rawValue: order.fulfilment) ?? .pickup
         let before = Order.StockState(rawValue: order.stockState) ?? .released
         let after = OrderStateMachine.stockState(after: to, from: before, fulfilment: fulfilment)
-        let moved = try await (tx as! any SQLDatabase).raw("""
+        let moved = try await tx.sql.raw("""
             UPDATE \(ident: Order.schema) SET status = \(bind: to.rawValue), stock_state = \(bind: after.rawValue),
             updated_at = \(bind: now), cancel_reason = \(bind: to == .cancelled ? reason : order.cancelReason),
             id_checked = \(bind: order.idChecked || (to == .completed && idChecked)),
@@ -29,7 +29,7 @@ enum OrderMove {
         if to == .completed || to == .refunded {
             let sign = to == .completed ? 1 : -1
             try await StoreStatsService.bump(
-                storeID: order.storeID, day: StatsDay.string(now), orders: sign, salesMinor: sign * order.totalMinor, on: tx as! any SQLDatabase)
+                storeID: order.storeID, day: StatsDay.string(now), orders: sign, salesMinor: sign * order.totalMinor, on: tx.sql)
         }
         guard let updated = try await Order.find(orderID, on: tx) else { throw Problem.notFound("order") }
         try await OrderHistory.record(updated, from: from, by: actorID, reason: reason, on: tx, now: now)

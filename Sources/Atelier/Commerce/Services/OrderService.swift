@@ -92,7 +92,7 @@ struct OrderService {
 
     /// How many orders are in each queue.
     func queueCounts(of store: Store) async throws -> [String: Int] {
-        let rows = try await (db as! any SQLDatabase).raw("""
+        let rows = try await db.sql.raw("""
             SELECT status, COUNT(*) AS n FROM \(ident: Order.schema) WHERE store_id = \(bind: store.requireID()) GROUP BY status
             """).all()
         var counts = ["new": 0, "confirmed": 0, "ready": 0, "done": 0]

@@ -94,7 +94,7 @@ struct OrderWriter {
     /// Per-store sequential numbers. The upsert locks the store's counter row until commit, so two
     /// checkouts at one store take consecutive numbers and a rolled-back checkout leaves no gap.
     private func nextNumber(for storeID: UUID) async throws -> Int {
-        let sql = tx as! any SQLDatabase
+        let sql = tx.sql
         let row = try await sql.raw("""
             INSERT INTO store_order_counters (store_id, last_number) VALUES (\(bind: storeID), 1)
             ON CONFLICT (store_id) DO UPDATE SET last_number = store_order_counters.last_number + 1

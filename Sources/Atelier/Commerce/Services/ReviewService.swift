@@ -33,7 +33,7 @@ struct ReviewService {
             }
             // A double tap on "save" sends two first reviews: the second inserts nothing and edits the first.
             let reviewID = UUID.v7(at: now)
-            let inserted = try await (tx as! any SQLDatabase).raw("""
+            let inserted = try await tx.sql.raw("""
                 INSERT INTO \(ident: Review.schema) (id, product_id, user_id, stars, text, verified, created_at, updated_at)
                 VALUES (\(bind: reviewID), \(bind: product.id), \(bind: userID), \(bind: stars), \(bind: text), \(bind: verified), \(bind: now), \(bind: now))
                 ON CONFLICT (product_id, user_id) DO NOTHING RETURNING id
@@ -62,7 +62,7 @@ struct ReviewService {
         let userID = try user.requireID()
         try await services.writeTransaction(on: db) { tx in
             // What the delete removed decides the counters, so a hide racing it counts once.
-            let deleted = try await (tx as! any SQLDatabase).raw("""
+            let deleted = try await tx.sql.raw("""
                 DELETE FROM \(ident: Review.schema) WHERE product_id = \(bind: product.id) AND user_id = \(bind: userID)
                 RETURNING stars, hidden_at
                 """).first()
@@ -81,7 +81,7 @@ struct ReviewService {
         else { throw Problem.notFound("review") }
         let now = services.clock.now()
         let replied = try await services.writeTransaction(on: db) { tx in
-            try await (tx as! any SQLDatabase).raw("""
+            try await tx.sql.raw("""
                 UPDATE \(ident: Review.schema) SET reply = \(bind: text), replied_at = \(bind: now) WHERE id = \(bind: id) AND reply IS NULL
                 RETURNING id
                 """).first()
@@ -106,7 +106,7 @@ struct ReviewService {
 
     /// Moderation hid the review: it stops counting.
     static func hide(_ reviewID: UUID, on tx: any Database, now: Date) async throws {
-        let hidden = try await (tx as! any SQLDatabase).raw("""
+        let hidden = try await tx.sql.raw("""
             UPDATE \(ident: Review.schema) SET hidden_at = \(bind: now) WHERE id = \(bind: reviewID) AND hidden_at IS NULL
             RETURNING product_id, stars
             """).first()
@@ -116,7 +116,7 @@ struct ReviewService {
 
     /// Account deletion: the person's reviews go, and stop counting.
     static func removeAll(of userID: UUID, on tx: any Database) async throws {
-        let removed = try await (tx as! any SQLDatabase).raw("""
+        let removed = try await tx.sql.raw("""
             DELETE FROM \(ident: Review.schema) WHERE user_id = \(bind: userID) RETURNING product_id, stars, hidden_at
             """).all()
         for row in removed where try row.decode(column: "hidden_at", as: Date?.self) == nil {
@@ -125,7 +125,7 @@ struct ReviewService {
     }
 
     static func hasCompletedOrder(_ userID: UUID, _ productID: UUID, on tx: any Database) async throws -> Bool {
-        try await (tx as! any SQLDatabase).raw("""
+        try await tx.sql.raw("""
             SELECT 1 AS found FROM \(ident: Order.schema) o JOIN \(ident: OrderLine.schema) l ON l.order_id = o.id
             WHERE o.user_id = \(bind: userID) AND o.status = \(bind: Order.Status.completed.rawValue) AND l.product_id = \(bind: productID)
             LIMIT 1
@@ -133,7 +133,7 @@ struct ReviewService {
     }
 
     private static func bump(_ productID: UUID, count: Int, stars: Int, on tx: any Database) async throws {
-        try await (tx as! any SQLDatabase).raw("""
+        try await tx.sql.raw("""
             UPDATE \(ident: Product.schema) SET review_count = review_count + \(bind: count), rating_sum = rating_sum + \(bind: stars)
             WHERE id = \(bind: productID)
             """).run()

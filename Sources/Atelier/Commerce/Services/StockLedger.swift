@@ -12,7 +12,7 @@ struct StockLedger {
 
     let sql: any SQLDatabase
 
-    init(_ tx: any Database) { sql = tx as! any SQLDatabase }
+    init(_ tx: any Database) { sql = tx.sql }
 
     /// Takes `quantity` into `bucket`; false (and nothing changed) when fewer are available.
     func take(_ quantity: Int, of variantID: UUID, into bucket: Bucket) async throws -> Bool {

@@ -37,7 +37,7 @@ struct VariantStockService {
         let variantID = try variant.requireID()
         let code = gtin
         try await services.writeTransaction(on: db) { tx in
-            let updated = try await (tx as! any SQLDatabase).raw("""
+            let updated = try await tx.sql.raw("""
                 UPDATE \(ident: ProductVariant.schema) SET stock = \(bind: onHand), low_stock_threshold = \(bind: lowStockThreshold),
                 gtin = \(bind: code),
                 low_stock_alerted = CASE WHEN \(bind: lowStockThreshold) IS NULL

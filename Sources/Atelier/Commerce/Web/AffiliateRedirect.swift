@@ -16,11 +16,11 @@ enum AffiliateRedirect {
             let day = StatsDay.string(req.atelier.clock.now())
             let storeID = product.$store.id
             try await req.atelier.writeTransaction(on: req.db) { tx in
-                try await (tx as! any SQLDatabase).raw("""
+                try await tx.sql.raw("""
                     INSERT INTO affiliate_clicks (product_id, store_id, day, clicks) VALUES (\(bind: id), \(bind: storeID), \(bind: day), 1)
                     ON CONFLICT (product_id, day) DO UPDATE SET clicks = affiliate_clicks.clicks + 1
                     """).run()
-                try await StoreStatsService.bump(storeID: storeID, day: day, shopClicks: 1, on: tx as! any SQLDatabase)
+                try await StoreStatsService.bump(storeID: storeID, day: day, shopClicks: 1, on: tx.sql)
             }
             let response = req.redirect(to: url.absoluteString, redirectType: .normal)
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")

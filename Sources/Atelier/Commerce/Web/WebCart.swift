@@ -6,6 +6,14 @@ import Vapor
 enum WebCart {
     static let sessionKey = "cart"
 
+    /// A sign-in step (the composition root registers it): what was put in the cart while signed out
+    /// moves into the account's cart.
+    @Sendable static func moveSignedOutCart(_ req: Request, into user: User) async throws {
+        guard let key = req.session.data[sessionKey] else { return }
+        try await CartService(db: req.db, services: req.atelier).merge(session: key, into: user)
+        req.session.data[sessionKey] = nil
+    }
+
     static func owner(_ req: Request, create: Bool) throws -> CartOwner? {
         if let user = req.webSessionUser { return .user(try user.requireID()) }
         if let key = req.session.data[sessionKey] { return .session(key) }

@@ -6,7 +6,6 @@ import Vapor
 struct APIHandler: APIProtocol {
     let app: Application
 
-    var services: AtelierServices { app.atelier }
 
     /// The Vapor request behind the current operation.
     func request() throws -> Request { try RequestContext.request() }

@@ -24,18 +24,18 @@ struct ConditionalGETMiddleware: AsyncMiddleware {
             assert(streamed == whole, "\(request.url.path): the answer sent is not the one JSONBytesTransport wrote")
             #endif
             body = whole
-            request.atelier.writtenAnswers.count(taken: true)
+            request.core.writtenAnswers.count(taken: true)
         } else {
             // The generated handlers stream even small JSON bodies; read it to hash it.
             guard let collected = try await response.body.collect(on: request.eventLoop).get() else { return response }
             body = collected
-            request.atelier.writtenAnswers.count(taken: false)
+            request.core.writtenAnswers.count(taken: false)
         }
         response.body = .init(buffer: body)
         let digest = SHA256.hash(data: Data(body.readableBytesView))
         let tag = "W/\"" + Hex.lowercase(digest.prefix(16)) + "\""
         response.headers.replaceOrAdd(name: .eTag, value: tag)
-        let gzipFrom = request.atelier.config.gzipMinimumBytes
+        let gzipFrom = request.core.config.gzipMinimumBytes
         if gzipFrom > 0, body.readableBytes >= gzipFrom {
             response.headers.responseCompression = .enable
             response.headers.replaceOrAdd(name: .vary, value: "Accept-Encoding")

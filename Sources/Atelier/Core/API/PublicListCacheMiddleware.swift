@@ -16,7 +16,7 @@ struct PublicListCacheMiddleware: AsyncMiddleware {
     struct Answer: Sendable {
         var headers: HTTPHeaders
         var body: ByteBuffer
-        var onServe: (@Sendable (AtelierServices) async -> Void)?
+        var onServe: (@Sendable (Request) async -> Void)?
     }
 
     static let paths: Set<String> = ["/api/v1/products", "/api/v1/search/products"]
@@ -28,12 +28,12 @@ struct PublicListCacheMiddleware: AsyncMiddleware {
     }
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        guard let cache = request.atelier.publicListCache, request.method == .GET, Self.isKept(request.url.path),
+        guard let cache = request.core.publicListCache, request.method == .GET, Self.isKept(request.url.path),
             request.headers[.authorization].isEmpty, request.headers[.ifNoneMatch].isEmpty, request.headers[.ifModifiedSince].isEmpty
         else { return try await next.respond(to: request) }
         // The answer depends on the URL and on what the client accepts (`text/html` alone is a 406).
         let key = request.url.string + "\u{0}" + request.headers[.accept].joined(separator: ",")
-        let now = request.atelier.clock.now()
+        let now = request.core.clock.now()
         if let answer = cache.value(for: key, now: now) {
             return await serve(answer, to: request)
         }
@@ -75,16 +75,16 @@ struct PublicListCacheMiddleware: AsyncMiddleware {
     private let inFlight = NIOLockedValueBox<[String: EventLoopFuture<Built?>]>([:])
 
     private func serve(_ answer: Answer, to request: Request) async -> Response {
-        await answer.onServe?(request.atelier)
+        await answer.onServe?(request)
         return Response(status: .ok, headers: answer.headers, body: .init(buffer: answer.body))
     }
 
-    fileprivate struct RepeatKey: StorageKey { typealias Value = @Sendable (AtelierServices) async -> Void }
+    fileprivate struct RepeatKey: StorageKey { typealias Value = @Sendable (Request) async -> Void }
 }
 
 extension Request {
     /// A side effect of this read to repeat whenever its kept answer is served instead.
-    func repeatWhenKept(_ effect: @escaping @Sendable (AtelierServices) async -> Void) {
+    func repeatWhenKept(_ effect: @escaping @Sendable (Request) async -> Void) {
         storage[PublicListCacheMiddleware.RepeatKey.self] = effect
     }
 }

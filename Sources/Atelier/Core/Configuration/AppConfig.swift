@@ -108,6 +108,8 @@ public struct AppConfig: Sendable {
         public var serviceAccountJSON: String?
         /// FCM's host; tests point it at a local fake.
         public var baseURL: String = "https://fcm.googleapis.com"
+        /// The variable the key file came from, for the message when it is not usable (checked as the push channels start).
+        public var sourceVariable = "FCM_SERVICE_ACCOUNT"
 
         public var isConfigured: Bool { serviceAccountJSON != nil }
     }
@@ -313,11 +315,7 @@ public struct AppConfig: Sendable {
         let fcmVariable = value("FCM_SERVICE_ACCOUNT") != nil ? "FCM_SERVICE_ACCOUNT" : "FCM_SERVICE_ACCOUNT_FILE"
         config.fcm = FCM(
             serviceAccountJSON: try value("FCM_SERVICE_ACCOUNT") ?? value("FCM_SERVICE_ACCOUNT_FILE").map { try String(contentsOfFile: $0, encoding: .utf8) },
-            baseURL: (value("FCM_BASE_URL") ?? "https://fcm.googleapis.com").trimmingSuffix("/"))
-        if let json = config.fcm.serviceAccountJSON {
-            // The message names the field at fault, never the file's contents (it holds a private key).
-            do { _ = try FCMServiceAccount(json: json) } catch { throw ConfigError.invalid(fcmVariable, FCMServiceAccount.describe(error)) }
-        }
+            baseURL: (value("FCM_BASE_URL") ?? "https://fcm.googleapis.com").trimmingSuffix("/"), sourceVariable: fcmVariable)
         guard (0...72).contains(config.feedSpreadHours) else { throw ConfigError.invalid("FEED_SPREAD_HOURS", "\(config.feedSpreadHours)") }
         return config
     }

@@ -18,12 +18,11 @@ public enum DatabaseSetup {
 
     /// Drops the configured schema and everything in it (tests, after they ran).
     public static func dropSchema(_ app: Application) async throws {
-        guard let schema = app.atelier.config.databaseSchema, let sql = app.db as? any SQLDatabase else { return }
+        guard let schema = app.core.config.databaseSchema, let sql = app.db as? any SQLDatabase else { return }
         try await sql.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
     }
 
     static func configure(_ app: Application, config: AppConfig) throws {
-        SQLiteFunctions.register()
         switch config.database {
         case .sqliteMemory:
             app.databases.use(.sqlite(.memory, maxConnectionsPerEventLoop: 1), as: .sqlite)

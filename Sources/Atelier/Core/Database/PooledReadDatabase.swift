@@ -16,10 +16,10 @@ struct PooledReadDatabase: Database, SQLDatabase {
     init(base: any Database, pool: SQLiteReadPool) {
         self.base = base
         self.pool = pool
-        dialect = (base as! any SQLDatabase).dialect
+        dialect = base.sql.dialect
     }
 
-    private var baseSQL: any SQLDatabase { base as! any SQLDatabase }
+    private var baseSQL: any SQLDatabase { base.sql }
 
     var context: DatabaseContext { base.context }
     var inTransaction: Bool { base.inTransaction }
@@ -74,6 +74,6 @@ extension Request {
     /// The database of a read-only request without a replica: on a SQLite file, Fluent's with raw
     /// SQL on Atelier's own read connections (`PooledReadDatabase`); otherwise Fluent's.
     var readDatabase: any Database {
-        atelier.sqliteReads.map { PooledReadDatabase(base: db, pool: $0) } ?? db
+        core.sqliteReads.map { PooledReadDatabase(base: db, pool: $0) } ?? db
     }
 }

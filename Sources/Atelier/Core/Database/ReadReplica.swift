@@ -18,8 +18,13 @@ final class ReadReplica: Sendable {
 
     private let up = NIOLockedValueBox(true)
     private let clock: any AppClock
+    /// When the request's signed-in person last wrote, as the accounts know it (given at start-up).
+    private let lastWrite: @Sendable (Request) -> Date?
 
-    init(clock: any AppClock) { self.clock = clock }
+    init(clock: any AppClock, lastWrite: @escaping @Sendable (Request) -> Date?) {
+        self.clock = clock
+        self.lastWrite = lastWrite
+    }
 
     var isUp: Bool { up.withLockedValue { $0 } }
 
@@ -35,16 +40,16 @@ final class ReadReplica: Sendable {
             try? await Task.sleep(for: .seconds(2))
             guard !isUp else { continue }
             do {
-                _ = try await (app.db(Self.databaseID) as! any SQLDatabase).raw("SELECT 1").all()
+                _ = try await app.db(Self.databaseID).sql.raw("SELECT 1").all()
                 up.withLockedValue { $0 = true }
                 app.logger.notice("The read replica answers again.")
             } catch {}
         }
     }
 
-    /// Whether reads of `user` should see their own latest writes (go to the primary).
-    func wroteRecently(_ user: User?) -> Bool {
-        guard let written = user?.lastWriteAt else { return false }
+    /// Whether the request's reads should see the person's own latest writes (go to the primary).
+    func wroteRecently(_ request: Request) -> Bool {
+        guard let written = lastWrite(request) else { return false }
         return clock.now().timeIntervalSince(written) < Self.readYourWrites
     }
 }
@@ -53,42 +58,13 @@ extension Request {
     /// Runs a read-only `body` on the replica when there is one, it answers and the person has not
     /// just written; otherwise, or when the replica fails meanwhile, on the primary.
     func reading<T>(_ body: (any Database) async throws -> T) async throws -> T {
-        guard let replica = atelier.replica, replica.isUp else { return try await body(readDatabase) }
-        let user = authenticatedCaller?.user ?? webSessionUser
-        if replica.wroteRecently(user) { return try await body(db) }
+        guard let replica = core.replica, replica.isUp else { return try await body(readDatabase) }
+        if replica.wroteRecently(self) { return try await body(db) }
         do {
             return try await body(db(ReadReplica.databaseID))
         } catch where TemporaryFailure.problem(for: error) != nil {
             replica.markDown(error, logger: logger)
             return try await body(db)
         }
-    }
-}
-
-/// Stamps `users.last_write_at` after a signed-in person's successful write, so their next reads
-/// go to the primary (see `ReadReplica`). Only with a replica.
-struct ReadYourWritesMiddleware: AsyncMiddleware {
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let response = try await next.respond(to: request)
-        guard request.atelier.replica != nil, ![.GET, .HEAD, .OPTIONS].contains(request.method), response.status.code < 400 else {
-            return response
-        }
-        let user = request.authenticatedCaller?.user ?? request.webSessionUser
-        guard let user, let id = user.id else { return response }
-        let now = request.atelier.clock.now()
-        if let written = user.lastWriteAt, now.timeIntervalSince(written) < ReadReplica.stampEvery { return response }
-        try await (request.db as! any SQLDatabase).update(User.schema).set("last_write_at", to: now).where("id", .equal, id).run()
-        return response
-    }
-}
-
-/// When a signed-in person last wrote (read-your-writes with a replica).
-struct AddUserLastWrite: AsyncMigration {
-    func prepare(on database: any Database) async throws {
-        try await database.schema(User.schema).field("last_write_at", .datetime).update()
-    }
-
-    func revert(on database: any Database) async throws {
-        try await database.schema(User.schema).deleteField("last_write_at").update()
     }
 }

@@ -2,20 +2,17 @@ import VaporCSQLite
 
 /// SQL functions of Atelier's own, on every SQLite connection the process opens (Fluent's and the
 /// read pool's alike) through SQLite's automatic extensions: a statement that calls one runs on
-/// any connection. Registered once, before the first connection opens (`DatabaseSetup.configure`).
-/// The search's facets (`FacetTally`) and its rank (`FullTextRank`).
+/// any connection. A domain registers its installer before the first connection opens (the
+/// composition root does it ahead of `DatabaseSetup.configure`).
 enum SQLiteFunctions {
-    static func register() {
-        precondition(registered == SQLITE_OK, "SQLite refused the automatic extension: \(registered)")
-    }
+    /// Called by SQLite as it opens each connection, with the connection first; an error fails the opening.
+    typealias Installer = @convention(c) (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, OpaquePointer?) -> Int32
 
-    private static let registered: Int32 = sqlite_nio_sqlite3_auto_extension(unsafeBitCast(installAll, to: (@convention(c) () -> Void).self))
-
-    /// Called by SQLite as it opens each connection; an error fails the opening.
-    private static let installAll: @convention(c) (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, OpaquePointer?) -> Int32 = {
-        connection, _, _ in
-        let rc = FacetTally.install(on: connection)
-        return rc == SQLITE_OK ? FullTextRank.install(on: connection) : rc
+    /// Runs `installer` on every connection opened from now on. SQLite keeps one registration per
+    /// installer, so registering again (each test's application) changes nothing.
+    static func installOnEveryConnection(_ installer: Installer) {
+        let rc = sqlite_nio_sqlite3_auto_extension(unsafeBitCast(installer, to: (@convention(c) () -> Void).self))
+        precondition(rc == SQLITE_OK, "SQLite refused the automatic extension: \(rc)")
     }
 
     /// For a value handed to SQLite (bound, or a function's result): SQLite copies it before the

@@ -1,7 +1,7 @@
 import Fluent
 import SQLKit
 
-extension AtelierServices {
+extension CoreServices {
     /// A transaction that writes. On SQLite, write transactions of this process take turns:
     /// SQLite lets one writer in at a time anyway, and sqlite-nio's busy handler waits for the lock
     /// by spinning on a thread-pool thread, so many concurrent writers on several connections can
@@ -20,13 +20,13 @@ extension AtelierServices {
                 // In WAL mode, NORMAL syncs the log at checkpoints rather than at every commit: a
                 // committed write survives the process crashing, and only an OS crash or power cut
                 // can lose the last commits (the file never corrupts). The setting is per connection.
-                try await (connection as! any SQLDatabase).raw("PRAGMA synchronous = NORMAL").run()
+                try await connection.sql.raw("PRAGMA synchronous = NORMAL").run()
                 return try await connection.transaction { tx in
                     // A write first, so the transaction holds SQLite's write lock before it reads
                     // anything (what BEGIN IMMEDIATE does). A transaction that read first and then
                     // wrote after a write of another connection (an idempotency record, a session
                     // touch) committed would fail with SQLITE_BUSY_SNAPSHOT instead of waiting.
-                    if !beginsWithWrite { try await (tx as! any SQLDatabase).raw("UPDATE _fluent_migrations SET batch = batch WHERE 0").run() }
+                    if !beginsWithWrite { try await tx.sql.raw("UPDATE _fluent_migrations SET batch = batch WHERE 0").run() }
                     return try await body(tx)
                 }
             }

@@ -38,20 +38,26 @@ enum TemporaryFailure {
             return "The database"
         case is NIOConnectionError, is ChannelError:
             return "A service the server depends on"
-        case let error as MediaStoreUnavailable:
-            return error.what
-        case is PaymentProviderUnavailable:
-            return "The card payment service"
+        case let error as any ServiceUnavailable:
+            return error.unavailableService
         default:
             return nil
         }
     }
 }
 
+/// An error a domain throws when something it depends on is down (a store, a payment provider): the
+/// request answers `503` with what is unavailable.
+protocol ServiceUnavailable: Error {
+    /// "Photo storage", "The card payment service": the subject of the problem's sentence.
+    var unavailableService: String { get }
+}
+
 /// The media store could not take or give a file (a folder that is read-only or full, a bucket
 /// that does not answer). Thrown by the stores; a `503`, never a `500`.
-struct MediaStoreUnavailable: Error, CustomStringConvertible {
+struct MediaStoreUnavailable: ServiceUnavailable, CustomStringConvertible {
     var what = "Photo storage"
+    var unavailableService: String { what }
     var cause: String
     var description: String { "media store unavailable: \(cause)" }
 }

@@ -26,7 +26,7 @@ struct IdempotencyMiddleware: AsyncMiddleware {
         }
         let caller = await callerID(request)
         let requestHash = hash(request)
-        let now = request.atelier.clock.now()
+        let now = request.core.clock.now()
 
         if let existing = try await IdempotencyRecord.query(on: request.db)
             .filter(\.$caller == caller).filter(\.$key == key).first()
@@ -92,7 +92,7 @@ struct IdempotencyMiddleware: AsyncMiddleware {
     /// writer waiting outside the queue spins on a database thread, and enough of them starve the
     /// transaction holding the lock: seen as a hang with many concurrent checkouts).
     private static func write(_ request: Request, _ body: @escaping @Sendable (any Database) async throws -> Void) async throws {
-        try await request.atelier.writeTransaction(on: request.db, body)
+        try await request.core.writeTransaction(on: request.db, body)
     }
 
     static let inProgress = Problem(
@@ -117,7 +117,7 @@ struct IdempotencyMiddleware: AsyncMiddleware {
         // A web page's queued action (issue 53) comes with the session cookie, not a token.
         if let user = request.webSessionUser, let id = user.id { return "user:\(id.uuidString)" }
         if let bearer = request.headers.bearerAuthorization,
-            let verified = await request.atelier.accessTokens.verify(bearer.token)
+            let verified = await request.core.accessTokens.verify(bearer.token)
         {
             return "user:\(verified.userID.uuidString)"
         }
@@ -143,7 +143,7 @@ extension Request {
     /// could send it.
     var clientAddress: String {
         let peer = remoteAddress?.ipAddress ?? "unknown"
-        let proxies = atelier.config.trustedProxies
+        let proxies = core.config.trustedProxies
         // A proxy may append to the header or add a line of its own: all lines, in order, are one list.
         let forwarded = headers[.xForwardedFor].joined(separator: ",")
         guard !proxies.isEmpty, proxies.contains(peer), !forwarded.isEmpty else { return peer }

@@ -14,24 +14,29 @@ import Vapor
 /// they are closed (1012, service restart) while the server drains, so clients reconnect elsewhere
 /// at once and the drain does not wait for them.
 struct RequestDrain: LifecycleHandler {
+    /// Closes the connections that never end by themselves (the live WebSockets).
+    let closeLongLived: @Sendable () async -> Void
+
     func shutdownAsync(_ app: Application) async {
-        app.atelier.draining.withLockedValue { $0 = true }
-        let grace = app.atelier.config.readyGraceSeconds
+        app.core.draining.withLockedValue { $0 = true }
+        let grace = app.core.config.readyGraceSeconds
         if grace > 0 { try? await Task.sleep(for: .seconds(grace)) }
         async let drained: Void = app.server.shutdown()
-        await app.atelier.liveSockets.closeAll()
+        await closeLongLived()
         await drained
     }
 }
 
 /// Stops the threads Atelier starts itself (images, file work, password hashing) after the
-/// requests that use them have drained.
+/// requests that use them have drained. `domainThreads`: the domains' own (the media's workers), from
+/// the composition root.
 struct OwnedThreadsShutdown: LifecycleHandler {
+    let domainThreads: @Sendable () async -> Void
+
     func shutdownAsync(_ app: Application) async {
-        await app.atelier.media.imageWorkers.shutdown()
-        await app.atelier.media.fileWorkers.shutdown()
-        await app.atelier.passwordHasher.shutdown()
-        await app.atelier.sqliteReads?.close()
-        await app.atelier.sqliteWriter?.close()
+        await domainThreads()
+        await app.core.passwordHasher.shutdown()
+        await app.core.sqliteReads?.close()
+        await app.core.sqliteWriter?.close()
     }
 }

@@ -31,7 +31,7 @@ enum Observability {
         }
         app.get("health") { _ in HealthStatus(status: "ok") }
         app.get("health", "ready") { req async throws -> HealthStatus in
-            if req.atelier.draining.withLockedValue({ $0 }) {
+            if req.core.draining.withLockedValue({ $0 }) {
                 throw Problem(.serviceUnavailable, detail: "This instance is shutting down.", headers: [("Retry-After", "1")])
             }
             guard let sql = req.db as? any SQLDatabase else { return HealthStatus(status: "ok") }

@@ -93,7 +93,6 @@ struct MemoryRateLimitStore: RateLimitStore {
 /// Events as rows, the key kept as a hash (keys hold addresses and emails).
 struct SQLRateLimitStore: RateLimitStore {
     let db: any Database
-    private var sql: any SQLDatabase { db as! any SQLDatabase }
 
     private struct Recent: Decodable {
         var n: Int
@@ -101,22 +100,22 @@ struct SQLRateLimitStore: RateLimitStore {
     }
 
     func recent(_ key: String, since: Date) async throws -> (count: Int, oldest: Date?) {
-        let row = try await sql.raw("""
+        let row = try await db.sql.raw("""
             SELECT COUNT(*) AS n, MIN(at) AS oldest FROM rate_limit_events WHERE key_hash = \(bind: TokenHash.sha256(key)) AND at > \(bind: since)
             """).first(decoding: Recent.self)
         return (row?.n ?? 0, row?.oldest)
     }
 
     func record(_ key: String, at: Date) async throws {
-        try await sql.raw("INSERT INTO rate_limit_events (key_hash, at) VALUES (\(bind: TokenHash.sha256(key)), \(bind: at))").run()
+        try await db.sql.raw("INSERT INTO rate_limit_events (key_hash, at) VALUES (\(bind: TokenHash.sha256(key)), \(bind: at))").run()
     }
 
     func reset(_ key: String) async throws {
-        try await sql.raw("DELETE FROM rate_limit_events WHERE key_hash = \(bind: TokenHash.sha256(key))").run()
+        try await db.sql.raw("DELETE FROM rate_limit_events WHERE key_hash = \(bind: TokenHash.sha256(key))").run()
     }
 
     func prune(before: Date) async throws {
-        try await sql.raw("DELETE FROM rate_limit_events WHERE at < \(bind: before)").run()
+        try await db.sql.raw("DELETE FROM rate_limit_events WHERE at < \(bind: before)").run()
     }
 }
 
@@ -127,7 +126,7 @@ struct CreateRateLimitEvents: AsyncMigration {
             .field("key_hash", .string, .required)
             .field("at", .datetime, .required)
             .create()
-        try await (database as! any SQLDatabase).create(index: "rate_limit_events_key_idx").on("rate_limit_events").column("key_hash").column("at").run()
+        try await database.sql.create(index: "rate_limit_events_key_idx").on("rate_limit_events").column("key_hash").column("at").run()
     }
 
     func revert(on database: any Database) async throws {

@@ -1,7 +1,6 @@
-import Fluent
 import Vapor
 
-/// The signed-in user of a web page, as templates see it.
+/// The signed-in user of a web page, as templates see it (set by the accounts' session middleware).
 public struct WebUser: Encodable, Sendable {
     var id: String
     var displayName: String
@@ -9,27 +8,16 @@ public struct WebUser: Encodable, Sendable {
     var email: String?
     var isAdmin: Bool
     var isEditor: Bool
-
-    init(_ user: User) {
-        id = user.id!.idString
-        displayName = user.displayName
-        username = user.username
-        email = user.email
-        isAdmin = user.isAdmin
-        isEditor = user.isEditor
-    }
 }
 
 extension Request {
-    private struct WebUserKey: StorageKey { typealias Value = User }
+    private struct WebUserKey: StorageKey { typealias Value = WebUser }
 
-    /// The user signed in through the cookie session, loaded by `WebSessionMiddleware`.
-    var webSessionUser: User? {
+    /// Who the page is for, as the layout shows them; nil when no one is signed in.
+    var webUser: WebUser? {
         get { storage[WebUserKey.self] }
         set { storage[WebUserKey.self] = newValue }
     }
-
-    var webUser: WebUser? { webSessionUser.map(WebUser.init) }
 
     /// The CSRF token of this browser's session (made on first use). Empty outside web routes.
     var csrfToken: String {
@@ -38,44 +26,6 @@ extension Request {
         let token = TokenHash.randomToken()
         session.data["csrf"] = token
         return token
-    }
-
-    /// Signs `user` in; what they put in the cart while signed out moves into their account's cart.
-    func signInWebSession(_ user: User) async throws {
-        session.data["uid"] = user.id?.uuidString
-        session.data["at"] = String(atelier.clock.now().timeIntervalSince1970)
-        session.data["csrf"] = TokenHash.randomToken()
-        webSessionUser = user
-        if let cartKey = session.data[WebCart.sessionKey] {
-            try await CartService(db: db, services: atelier).merge(session: cartKey, into: user)
-            session.data[WebCart.sessionKey] = nil
-        }
-    }
-
-    /// Forgets the user but keeps the (now anonymous) session, so the next page can still show
-    /// a message; the CSRF token is replaced.
-    func signOutWebSession() {
-        session.data = SessionData()
-        session.data["csrf"] = TokenHash.randomToken()
-        webSessionUser = nil
-    }
-}
-
-/// Loads the session's user; drops sessions of deleted or suspended users and sessions older
-/// than the user's last password change.
-struct WebSessionMiddleware: AsyncMiddleware {
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        if let raw = request.session.data["uid"], let id = UUID(uuidString: raw) {
-            let signedInAt = request.session.data["at"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
-            if let user = try await User.find(id, on: request.db), user.suspendedAt == nil,
-                !(user.sessionsValidAfter.map { signedInAt == nil || $0 > signedInAt! } ?? false)
-            {
-                request.webSessionUser = user
-            } else {
-                request.session.destroy()
-            }
-        }
-        return try await next.respond(to: request)
     }
 }
 

@@ -25,7 +25,7 @@ extension APIHandler {
         let req = try request()
         let caller = try await req.optionalCaller()
         let service = BoardService(db: req.db, services: services)
-        let board = try await service.readable(try CatalogParameters.id(input.path.boardId, "board"), by: caller?.user)
+        let board = try await service.readable(try PathID.parse(input.path.boardId, "board"), by: caller?.user)
         return .ok(.init(body: .json(try await boardBodies([service.summary(board)], req)[0])))
     }
 
@@ -46,7 +46,7 @@ extension APIHandler {
         let req = try request()
         let caller = try await req.optionalCaller()
         let service = BoardService(db: req.db, services: services)
-        let board = try await service.readable(try CatalogParameters.id(input.path.boardId, "board"), by: caller?.user)
+        let board = try await service.readable(try PathID.parse(input.path.boardId, "board"), by: caller?.user)
         let page = try await service.items(of: board, page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
         return .ok(.init(body: .json(.init(items: try await productCards(page.items, req), nextCursor: page.nextCursor))))
     }
@@ -54,13 +54,13 @@ extension APIHandler {
     func addBoardItem(_ input: Operations.AddBoardItem.Input) async throws -> Operations.AddBoardItem.Output {
         let (req, service, board) = try await ownedBoard(input.path.boardId)
         let user = try await req.requireCaller().user
-        try await service.add(try CatalogParameters.id(input.path.productId, "product"), to: board, by: user)
+        try await service.add(try PathID.parse(input.path.productId, "product"), to: board, by: user)
         return .noContent(.init())
     }
 
     func removeBoardItem(_ input: Operations.RemoveBoardItem.Input) async throws -> Operations.RemoveBoardItem.Output {
         let (_, service, board) = try await ownedBoard(input.path.boardId)
-        try await service.remove(try CatalogParameters.id(input.path.productId, "product"), from: board)
+        try await service.remove(try PathID.parse(input.path.productId, "product"), from: board)
         return .noContent(.init())
     }
 
@@ -68,7 +68,7 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         let service = BoardService(db: req.db, services: services)
-        return (req, service, try await service.owned(try CatalogParameters.id(rawID, "board"), by: user))
+        return (req, service, try await service.owned(try PathID.parse(rawID, "board"), by: user))
     }
 
     /// Boards with their cover (the first photo of the most recently pinned product) and, for a

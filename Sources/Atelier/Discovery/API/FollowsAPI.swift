@@ -52,7 +52,7 @@ extension APIHandler {
     private func followedBrand(_ rawID: String) async throws -> (Request, User, UUID) {
         let req = try request()
         let user = try await req.requireCaller().user
-        guard let brand = try await Brand.find(try CatalogParameters.id(rawID, "brand"), on: req.db), brand.isApproved else {
+        guard let brand = try await Brand.find(try PathID.parse(rawID, "brand"), on: req.db), brand.isApproved else {
             throw Problem.notFound("brand")
         }
         return (req, user, try brand.requireID())

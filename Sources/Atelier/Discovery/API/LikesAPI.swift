@@ -32,7 +32,7 @@ extension APIHandler {
     private func likeTarget(_ rawID: String) async throws -> (Request, User, ProductCatalog.ProductRef) {
         let req = try request()
         let user = try await req.requireCaller().user
-        let product = try await ProductCatalog(db: req.readDatabase).visibleProductRef(try CatalogParameters.id(rawID, "product"), to: user)
+        let product = try await ProductCatalog(db: req.readDatabase).visibleProductRef(try PathID.parse(rawID, "product"), to: user)
         return (req, user, product)
     }
 }

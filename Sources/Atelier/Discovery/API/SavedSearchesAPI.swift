@@ -24,7 +24,7 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         try await SavedSearchService(db: req.db, services: services)
-            .delete(try CatalogParameters.id(input.path.searchId, "saved search"), of: user)
+            .delete(try PathID.parse(input.path.searchId, "saved search"), of: user)
         return .noContent(.init())
     }
 

@@ -16,7 +16,7 @@ extension APIHandler {
     func addToWishlist(_ input: Operations.AddToWishlist.Input) async throws -> Operations.AddToWishlist.Output {
         let req = try request()
         let user = try await req.requireCaller().user
-        let product = try await ProductCatalog(db: req.db).visibleProduct(try CatalogParameters.id(input.path.productId, "product"), to: user)
+        let product = try await ProductCatalog(db: req.db).visibleProduct(try PathID.parse(input.path.productId, "product"), to: user)
         try await WishlistService(db: req.db, services: services).add(product, for: user)
         return .noContent(.init())
     }
@@ -24,7 +24,7 @@ extension APIHandler {
     func removeFromWishlist(_ input: Operations.RemoveFromWishlist.Input) async throws -> Operations.RemoveFromWishlist.Output {
         let req = try request()
         let user = try await req.requireCaller().user
-        try await WishlistService(db: req.db, services: services).remove(try CatalogParameters.id(input.path.productId, "product"), for: user)
+        try await WishlistService(db: req.db, services: services).remove(try PathID.parse(input.path.productId, "product"), for: user)
         return .noContent(.init())
     }
 

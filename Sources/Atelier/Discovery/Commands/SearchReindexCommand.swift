@@ -14,7 +14,7 @@ struct SearchReindexCommand: AsyncCommand {
         let db = context.application.db
         let started = Date()
         try await SearchIndex(db: db).refresh(.all)
-        try await (db as! any SQLDatabase).raw("ANALYZE").run()
+        try await db.sql.raw("ANALYZE").run()
         context.console.print("Search index rebuilt in \(Int(Date().timeIntervalSince(started) * 1000)) ms.")
     }
 }

@@ -16,7 +16,7 @@ struct AddSearchFacetFilterColumns: AsyncMigration {
     static var copiedColumns: [CreateProductSearchFacets.CopiedColumn] { CreateProductSearchFacets.copiedColumns + addedColumns }
 
     func prepare(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         guard sql.dialect.name == "sqlite" else { return }
         try await Self.dropCopyingTriggers(on: sql)
         for column in Self.addedColumns {
@@ -31,7 +31,7 @@ struct AddSearchFacetFilterColumns: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         guard sql.dialect.name == "sqlite" else { return }
         try await Self.dropCopyingTriggers(on: sql)
         for column in Self.addedColumns {

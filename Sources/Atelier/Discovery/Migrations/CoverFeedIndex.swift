@@ -7,7 +7,7 @@ import SQLKit
 /// products, not one per product walked past (a shopper following two stores walks thousands).
 struct CoverFeedIndex: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.raw("DROP INDEX products_feed_idx").run()
         try await sql.create(index: "products_feed_idx").on(Product.schema)
             .column("status").column("feed_sort_key").column("id").column("store_id").column("brand_id").column("gender").column("created_at")
@@ -15,7 +15,7 @@ struct CoverFeedIndex: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.raw("DROP INDEX products_feed_idx").run()
         try await sql.create(index: "products_feed_idx").on(Product.schema).column("status").column("feed_sort_key").column("id").run()
     }

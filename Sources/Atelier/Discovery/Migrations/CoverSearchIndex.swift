@@ -10,7 +10,7 @@ import SQLKit
 /// the "open stores" test in every list.
 struct CoverSearchIndex: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "products_search_cover_idx").on(Product.schema)
             .column("id").column("status").column("store_id").column("category_id").column("brand_id").column("colors")
             .column("gender").column("price_minor").column("original_price_minor").column("like_count").column("rating_sum")
@@ -19,7 +19,7 @@ struct CoverSearchIndex: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.drop(index: "products_search_cover_idx").run()
         try await sql.drop(index: "stores_status_idx").run()
     }

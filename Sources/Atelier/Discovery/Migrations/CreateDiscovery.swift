@@ -23,7 +23,7 @@ struct CreateDiscovery: AsyncMigration {
 
         try await database.schema(Brand.schema).field("follower_count", .int, .required, .sql(.default(0))).update()
 
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         // The lookbook pages newest like first; a store's followers are counted and cleaned up by target.
         try await sql.create(index: "product_likes_user_idx").on(ProductLike.schema).column("user_id").column("id").run()
         try await sql.create(index: "product_likes_product_idx").on(ProductLike.schema).column("product_id").run()

@@ -7,7 +7,7 @@ import SQLKit
 /// kept in step by triggers; PostgreSQL keeps a weighted tsvector beside it under a GIN index.
 struct CreateProductSearch: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         if sql.dialect.name == "postgresql" {
             // unaccent is a trusted extension: the database owner may create it. It lives in `public`
             // (called by that name) so that it outlives any one schema of a shared database.
@@ -58,7 +58,7 @@ struct CreateProductSearch: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.drop(index: "products_status_likes_idx").run()
         try await sql.drop(index: "products_status_price_idx").run()
         if sql.dialect.name != "postgresql" {

@@ -15,7 +15,7 @@ import SQLKit
 /// going members-only or inactive changes no row here. PostgreSQL does not need it.
 struct CreateProductSearchFacets: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         guard sql.dialect.name == "sqlite" else { return }
         try await sql.raw("CREATE TABLE search_facet_numbers (no INTEGER PRIMARY KEY, id BLOB NOT NULL UNIQUE)").run()
         try await sql.raw("""
@@ -45,7 +45,7 @@ struct CreateProductSearchFacets: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         guard sql.dialect.name == "sqlite" else { return }
         for trigger in ["product_search_facets_ai", "product_search_facets_ad", "product_search_facets_au"] {
             try await sql.raw("DROP TRIGGER IF EXISTS \(unsafeRaw: trigger)").run()

@@ -16,7 +16,7 @@ struct CreateProductSearchKeys: AsyncMigration {
     static let copiedColumns = ["status", "store_id", "brand_id", "category_id", "colors", "gender", "price_minor", "original_price_minor"]
 
     func prepare(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         guard sql.dialect.name == "sqlite" else { return }
         let columns = Self.copiedColumns.joined(separator: ", ")
         let fromProduct = Self.copiedColumns.map { "p.\($0)" }.joined(separator: ", ")
@@ -58,7 +58,7 @@ struct CreateProductSearchKeys: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         guard sql.dialect.name == "sqlite" else { return }
         for trigger in ["product_search_keys_ai", "product_search_keys_ad", "product_search_keys_au"] {
             try await sql.raw("DROP TRIGGER IF EXISTS \(unsafeRaw: trigger)").run()

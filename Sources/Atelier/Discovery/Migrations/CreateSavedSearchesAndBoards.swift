@@ -28,7 +28,7 @@ struct CreateSavedSearchesAndBoards: AsyncMigration {
             .field("created_at", .datetime, .required)
             .unique(on: "board_id", "product_id")
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "board_items_board_idx").on(BoardItem.schema).column("board_id").column("id").run()
         try await sql.create(index: "board_items_product_idx").on(BoardItem.schema).column("product_id").run()
     }

@@ -11,7 +11,7 @@ struct CreateWishlist: AsyncMigration {
             .field("created_at", .datetime, .required)
             .unique(on: "user_id", "product_id")
             .create()
-        try await (database as! any SQLDatabase).create(index: "wishlist_items_user_idx")
+        try await database.sql.create(index: "wishlist_items_user_idx")
             .on(WishlistItem.schema).column("user_id").column("id").run()
     }
 

@@ -36,7 +36,7 @@ struct ProductSearch {
     /// The stores the searcher may see (a wholesaler's approved customers see its products too).
     var visibility: StoreVisibility = .publicOnly
 
-    var sql: any SQLDatabase { db as! any SQLDatabase }
+    var sql: any SQLDatabase { db.sql }
     var conditions: SearchConditions { SearchConditions(dialect: sql.dialect.name, visibility: visibility) }
 
     func run(_ rawQuery: ProductSearchQuery, cursor rawCursor: String?, limit: Int?, facets wantFacets: Bool = true) async throws -> Results {

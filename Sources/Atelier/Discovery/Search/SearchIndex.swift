@@ -17,8 +17,7 @@ struct SearchIndex {
 
     let db: any Database
 
-    private var sql: any SQLDatabase { db as! any SQLDatabase }
-    private var isPostgres: Bool { sql.dialect.name == "postgresql" }
+    private var isPostgres: Bool { db.sql.dialect.name == "postgresql" }
 
     func refresh(_ scope: Scope) async throws {
         if case .products(let ids) = scope, ids.isEmpty { return }
@@ -62,11 +61,11 @@ struct SearchIndex {
                 WHERE headline IS NOT excluded.headline OR body IS NOT excluded.body
                 """
         }
-        try await sql.raw(upsert).run()
+        try await db.sql.raw(upsert).run()
     }
 
     /// Removes a product's text (its row would also go by cascade; this keeps SQLite's FTS table exact).
     func remove(_ productID: UUID) async throws {
-        try await sql.raw("DELETE FROM product_search_docs WHERE product_id = \(bind: productID)").run()
+        try await db.sql.raw("DELETE FROM product_search_docs WHERE product_id = \(bind: productID)").run()
     }
 }

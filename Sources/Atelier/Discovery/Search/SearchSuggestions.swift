@@ -51,7 +51,7 @@ struct SearchSuggestions {
 
     /// The children of `category`, each with the active products in its subtree, most first.
     private func popularChildren(of category: Category) async throws -> [ProductSearch.Facet] {
-        let rows = try await (db as! any SQLDatabase).raw("""
+        let rows = try await db.sql.raw("""
             SELECT c.path AS path, COUNT(*) AS n FROM \(ident: Product.schema) p
             JOIN \(ident: Category.schema) c ON c.id = p.category_id
             WHERE p.status = \(bind: Product.Status.active.rawValue)

@@ -84,7 +84,7 @@ struct BoardService {
     /// Pins a product (a no-op when it is there). The product must be one the owner can see.
     func add(_ productID: UUID, to board: Board, by user: User) async throws {
         let product = try await ProductCatalog(db: db).visibleProduct(productID, to: user)
-        try await (db as! any SQLDatabase).raw("""
+        try await db.sql.raw("""
             INSERT INTO \(ident: BoardItem.schema) (id, board_id, product_id, created_at)
             VALUES (\(bind: UUID.v7(at: now)), \(bind: try board.requireID()), \(bind: try product.requireID()), \(bind: now))
             ON CONFLICT (board_id, product_id) DO NOTHING

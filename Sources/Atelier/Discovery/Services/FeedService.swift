@@ -42,12 +42,12 @@ struct FeedService {
         if let nearby, nearby.isEmpty { return FeedPage(items: [], nextCursor: nil, asOf: asOf) }
 
         let query = FeedQuery(
-            kind: kind, dialect: (db as! any SQLDatabase).dialect.name, asOf: asOf, followedStores: storeIDs, followedBrands: brandIDs,
+            kind: kind, dialect: db.sql.dialect.name, asOf: asOf, followedStores: storeIDs, followedBrands: brandIDs,
             savedSearches: savedSearches, nearbyStores: nearby, genders: filters.productGenders,
             uploadedSince: filters.uploadedSince(now: now, timeZone: TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!),
             shopping: filters.shopping?.query, cursor: cursor, limit: page.limit, visibility: visibility
         ).statement
-        let rows = try await (db as! any SQLDatabase).raw(query).all()
+        let rows = try await db.sql.raw(query).all()
         let keys = try rows.map { (id: try $0.decode(column: "id", as: UUID.self), key: try $0.decode(column: "feed_sort_key", as: Double.self)) }
         let cards = try await ProductCardReader(db: db).cards(ids: Array(keys.prefix(page.limit).map(\.id)))
         let next = keys.count > page.limit ? keys[page.limit - 1] : nil

@@ -45,7 +45,7 @@ struct FeedSortKeyRedraw {
         let since = now.addingTimeInterval(-Self.window)
         let spread = Double(services.config.feedSpreadHours) * 3600
         return try await services.writeTransaction(on: db) { tx in
-            let sql = tx as! any SQLDatabase
+            let sql = tx.sql
             let uploads = try await Self.recentUploads(since: now.addingTimeInterval(-FeedSortKey.uploadsWindow), on: sql)
             var count = 0
             var after: UUID?

@@ -15,7 +15,7 @@ struct FollowService {
     func follow(_ target: Follow.Target, _ targetID: UUID, by user: User) async throws -> Int {
         let userID = try user.requireID()
         return try await services.writeTransaction(on: db) { tx in
-            let sql = tx as! any SQLDatabase
+            let sql = tx.sql
             let inserted = try await sql.raw("""
                 INSERT INTO \(ident: Follow.schema) (id, user_id, target_type, target_id, created_at)
                 VALUES (\(bind: UUID.v7(at: now)), \(bind: userID), \(bind: target.rawValue), \(bind: targetID), \(bind: now))
@@ -31,7 +31,7 @@ struct FollowService {
     func unfollow(_ target: Follow.Target, _ targetID: UUID, by user: User) async throws -> Int {
         let userID = try user.requireID()
         return try await services.writeTransaction(on: db) { tx in
-            let sql = tx as! any SQLDatabase
+            let sql = tx.sql
             let deleted = try await sql.raw("""
                 DELETE FROM \(ident: Follow.schema)
                 WHERE user_id = \(bind: userID) AND target_type = \(bind: target.rawValue) AND target_id = \(bind: targetID)

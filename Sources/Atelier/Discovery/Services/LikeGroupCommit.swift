@@ -106,7 +106,7 @@ final class LikeGroupCommit: Sendable {
         let statements = LikeBatchStatements(changes: changes, now: now)
         let deltas: [UUID: Int], counts: [UUID: Int]
         if !statsInTransaction, let writer = services.sqliteWriter {
-            (deltas, counts) = try await writer.transaction(dialectOf: db as! any SQLDatabase) { rows in
+            (deltas, counts) = try await writer.transaction(dialectOf: db.sql) { rows in
                 let deltas = try statements.deltas(inserted: statements.insert.map(rows) ?? [], deleted: statements.delete.map(rows) ?? [])
                 return (deltas, try LikeBatchStatements.counts(in: LikeBatchStatements.counting(deltas).flatMap(rows)))
             }
@@ -114,7 +114,7 @@ final class LikeGroupCommit: Sendable {
             // The first statement inserts or deletes like rows (there is at least one change), which takes
             // the write lock: nothing may read before them (see `writeTransaction`).
             (deltas, counts) = try await services.writeTransaction(on: db, beginsWithWrite: true) { tx in
-                let sql = tx as! any SQLDatabase
+                let sql = tx.sql
                 func rows(_ query: SQLQueryString?) async throws -> [any SQLRow] {
                     guard let query else { return [] }
                     return try await sql.raw(query).all()

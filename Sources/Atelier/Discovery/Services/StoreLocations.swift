@@ -28,7 +28,7 @@ struct StoreLocations {
     /// Read column by column (`FastColumns`): through `Decodable`, the rows of a few hundred
     /// stores were 5.7 % of the signed-in feeds' time (W1v, issue 19).
     fileprivate func activeStores() async throws -> [Location] {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let textUUIDs = FastColumns.textUUIDs(on: sql)
         return try await sql.raw("""
             SELECT id, lat, lng, city FROM \(ident: Store.schema) WHERE \(visibility.sql(nil))

@@ -17,7 +17,7 @@ struct TrendingProducts {
         // A box around the circle for the index; the exact distance is checked below.
         let latSpan = radiusKm / 111.2
         let lngSpan = radiusKm / max(1, 111.2 * cos(lat * .pi / 180))
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let rows = try await sql.raw("""
             SELECT p.id AS id, s.lat AS lat, s.lng AS lng, COUNT(*) AS score
             FROM (SELECT product_id FROM \(ident: ProductLike.schema) WHERE created_at >= \(bind: since)

@@ -23,7 +23,7 @@ struct WishlistService {
 
     /// Adds a product (a no-op when it is there already).
     func add(_ product: Product, for user: User) async throws {
-        try await (db as! any SQLDatabase).raw("""
+        try await db.sql.raw("""
             INSERT INTO \(ident: WishlistItem.schema) (id, user_id, product_id, created_at)
             VALUES (\(bind: UUID.v7(at: now)), \(bind: try user.requireID()), \(bind: try product.requireID()), \(bind: now))
             ON CONFLICT (user_id, product_id) DO NOTHING

@@ -20,7 +20,7 @@ struct CreateJobs: AsyncMigration {
             .field("finished_at", .datetime)
             .unique(on: "key")
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         // Due jobs in run-at order; running ones by lease end (to take back those of dead workers).
         try await sql.create(index: "jobs_due_idx").on(Job.schema).column("status").column("run_at").run()
         try await sql.create(index: "jobs_lease_idx").on(Job.schema).column("status").column("lease_until").run()

@@ -8,7 +8,6 @@ struct JobQueue {
     let db: any Database
     let services: AtelierServices
 
-    private var sql: any SQLDatabase { db as! any SQLDatabase }
     private var now: Date { services.clock.now() }
 
     struct Claimed: Sendable {
@@ -28,7 +27,7 @@ struct JobQueue {
     ) async throws -> Bool {
         let id = UUID.v7(at: now)
         let json = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
-        let rows = try await (db as! any SQLDatabase).raw("""
+        let rows = try await db.sql.raw("""
             INSERT INTO \(ident: Job.schema) (id, kind, key, payload, status, run_at, attempts, max_attempts, created_at, updated_at)
             VALUES (\(bind: id), \(bind: K.name), \(bind: key ?? "\(K.name):\(id.idString)"), \(bind: json), \(bind: Job.Status.queued.rawValue),
                     \(bind: runAt), 0, \(bind: K.maxAttempts), \(bind: now), \(bind: now))
@@ -41,8 +40,8 @@ struct JobQueue {
     /// left by a process that died: it is due again now rather than when its lease would lapse.
     /// (On PostgreSQL other instances may be running them; their leases decide.)
     func releaseLeasesOfDeadProcess() async throws {
-        guard sql.dialect.name == "sqlite" else { return }
-        try await sql.raw("""
+        guard db.sql.dialect.name == "sqlite" else { return }
+        try await db.sql.raw("""
             UPDATE \(ident: Job.schema) SET status = \(bind: Job.Status.queued.rawValue), lease_id = NULL, lease_until = NULL, run_at = \(bind: now)
             WHERE status = \(bind: Job.Status.running.rawValue)
             """).run()
@@ -51,7 +50,7 @@ struct JobQueue {
     /// Whether any job of `kinds` is due or has a lapsed lease (a read, so idle polling takes no
     /// write lock).
     func anyDue(of kinds: [String]) async throws -> Bool {
-        try await sql.raw("SELECT 1 AS due FROM \(ident: Job.schema) WHERE \(claimable(kinds)) LIMIT 1").first() != nil
+        try await db.sql.raw("SELECT 1 AS due FROM \(ident: Job.schema) WHERE \(claimable(kinds)) LIMIT 1").first() != nil
     }
 
     /// Due jobs and jobs whose lease lapsed, of the kinds this instance knows (during a rolling
@@ -72,9 +71,9 @@ struct JobQueue {
         let now = self.now
         let leaseID = UUID()
         let longest = leases.values.max() ?? 120
-        let skipLocked: SQLQueryString = sql.dialect.name == "postgresql" ? " FOR UPDATE SKIP LOCKED" : ""
+        let skipLocked: SQLQueryString = db.sql.dialect.name == "postgresql" ? " FOR UPDATE SKIP LOCKED" : ""
         let rows = try await services.writeTransaction(on: db) { tx in
-            try await (tx as! any SQLDatabase).raw("""
+            try await tx.sql.raw("""
                 UPDATE \(ident: Job.schema)
                 SET status = \(bind: Job.Status.running.rawValue), lease_id = \(bind: leaseID), lease_until = \(bind: now.addingTimeInterval(longest)),
                     attempts = attempts + 1, updated_at = \(bind: now)
@@ -96,7 +95,7 @@ struct JobQueue {
                 continue
             }
             if let lease = leases[job.kind], lease < longest {
-                try await sql.raw("UPDATE \(ident: Job.schema) SET lease_until = \(bind: now.addingTimeInterval(lease)) WHERE id = \(bind: job.id) AND lease_id = \(bind: leaseID)").run()
+                try await db.sql.raw("UPDATE \(ident: Job.schema) SET lease_until = \(bind: now.addingTimeInterval(lease)) WHERE id = \(bind: job.id) AND lease_id = \(bind: leaseID)").run()
             }
             claimed.append(job)
         }
@@ -119,7 +118,7 @@ struct JobQueue {
     /// Sets a failed job going again now (the admin page's "Retry"), with a fresh set of attempts.
     func retry(_ id: UUID) async throws -> Bool {
         let now = self.now
-        let rows = try await sql.raw("""
+        let rows = try await db.sql.raw("""
             UPDATE \(ident: Job.schema) SET status = \(bind: Job.Status.queued.rawValue), run_at = \(bind: now), attempts = 0,
                 lease_id = NULL, lease_until = NULL, updated_at = \(bind: now), finished_at = NULL
             WHERE id = \(bind: id) AND status = \(bind: Job.Status.failed.rawValue) RETURNING id
@@ -129,7 +128,7 @@ struct JobQueue {
 
     /// Forgets finished jobs older than `age` (failed ones stay for the admins).
     func pruneDone(olderThan age: TimeInterval) async throws {
-        try await sql.raw("""
+        try await db.sql.raw("""
             DELETE FROM \(ident: Job.schema) WHERE status = \(bind: Job.Status.done.rawValue) AND finished_at < \(bind: now.addingTimeInterval(-age))
             """).run()
     }
@@ -143,6 +142,6 @@ struct JobQueue {
             """
         if let runAt { query += ", run_at = \(bind: runAt)" }
         query += " WHERE id = \(bind: id) AND lease_id = \(bind: lease) RETURNING id"
-        return try await sql.raw(query).all().isEmpty == false
+        return try await db.sql.raw(query).all().isEmpty == false
     }
 }

@@ -14,14 +14,14 @@ extension APIHandler {
 
     func getMagazineIssue(_ input: Operations.GetMagazineIssue.Input) async throws -> Operations.GetMagazineIssue.Output {
         let (req, catalog, lang) = try magazine(input.query.lang)
-        let issue = try await catalog.issue(try CatalogParameters.id(input.path.issueId, "issue"), lang: lang)
+        let issue = try await catalog.issue(try PathID.parse(input.path.issueId, "issue"), lang: lang)
         let media = try await magazineMedia([issue.issue.coverMediaID, issue.pdfMediaID].compactMap { $0 } + issue.articles.compactMap(\.article.leadMediaID), req)
         return .ok(.init(body: .json(.init(issue, media: media, withArticles: true))))
     }
 
     func getMagazineArticle(_ input: Operations.GetMagazineArticle.Input) async throws -> Operations.GetMagazineArticle.Output {
         let (req, catalog, lang) = try magazine(input.query.lang)
-        let article = try await catalog.article(try CatalogParameters.id(input.path.articleId, "article"), lang: lang)
+        let article = try await catalog.article(try PathID.parse(input.path.articleId, "article"), lang: lang)
         let media = try await magazineMedia([article.article.leadMediaID].compactMap { $0 }, req)
         var body = Components.Schemas.MagazineArticle(article, media: media)
         // One article: with its average rating (and the caller's stars and bookmark when signed in).
@@ -36,7 +36,7 @@ extension APIHandler {
 
     func getMagazineAuthor(_ input: Operations.GetMagazineAuthor.Input) async throws -> Operations.GetMagazineAuthor.Output {
         let (req, catalog, lang) = try magazine(input.query.lang)
-        let author = try await catalog.author(try CatalogParameters.id(input.path.authorId, "author"), lang: lang)
+        let author = try await catalog.author(try PathID.parse(input.path.authorId, "author"), lang: lang)
         let media = try await magazineMedia([author.author.pictureMediaID].compactMap { $0 }, req)
         return .ok(.init(body: .json(.init(author, media: media))))
     }

@@ -103,17 +103,17 @@ struct MagazineEditorDesk: Sendable {
     var editor: MagazineEditor { MagazineEditor(db: req.db, services: services) }
 
     func issue(_ raw: String) async throws -> MagazineIssue {
-        guard let issue = try await MagazineIssue.find(try CatalogParameters.id(raw, "issue"), on: req.db) else { throw Problem.notFound("issue") }
+        guard let issue = try await MagazineIssue.find(try PathID.parse(raw, "issue"), on: req.db) else { throw Problem.notFound("issue") }
         return issue
     }
 
     func article(_ raw: String) async throws -> MagazineArticle {
-        guard let article = try await MagazineArticle.find(try CatalogParameters.id(raw, "article"), on: req.db) else { throw Problem.notFound("article") }
+        guard let article = try await MagazineArticle.find(try PathID.parse(raw, "article"), on: req.db) else { throw Problem.notFound("article") }
         return article
     }
 
     func author(_ raw: String) async throws -> MagazineAuthor {
-        guard let author = try await MagazineAuthor.find(try CatalogParameters.id(raw, "author"), on: req.db) else { throw Problem.notFound("author") }
+        guard let author = try await MagazineAuthor.find(try PathID.parse(raw, "author"), on: req.db) else { throw Problem.notFound("author") }
         return author
     }
 

@@ -7,14 +7,14 @@ import Vapor
 extension APIHandler {
     func bookmarkMagazineArticle(_ input: Operations.BookmarkMagazineArticle.Input) async throws -> Operations.BookmarkMagazineArticle.Output {
         let (readers, user) = try await magazineReader()
-        let article = try await readers.visibleArticle(try CatalogParameters.id(input.path.articleId, "article"))
+        let article = try await readers.visibleArticle(try PathID.parse(input.path.articleId, "article"))
         try await readers.bookmark(article, for: user.requireID())
         return .noContent(.init())
     }
 
     func unbookmarkMagazineArticle(_ input: Operations.UnbookmarkMagazineArticle.Input) async throws -> Operations.UnbookmarkMagazineArticle.Output {
         let (readers, user) = try await magazineReader()
-        try await readers.removeBookmark(try CatalogParameters.id(input.path.articleId, "article"), for: user.requireID())
+        try await readers.removeBookmark(try PathID.parse(input.path.articleId, "article"), for: user.requireID())
         return .noContent(.init())
     }
 
@@ -36,26 +36,26 @@ extension APIHandler {
 
     func getMagazineArticleRating(_ input: Operations.GetMagazineArticleRating.Input) async throws -> Operations.GetMagazineArticleRating.Output {
         let (readers, user) = try await magazineReader()
-        let article = try await readers.visibleArticle(try CatalogParameters.id(input.path.articleId, "article"))
+        let article = try await readers.visibleArticle(try PathID.parse(input.path.articleId, "article"))
         return .ok(.init(body: .json(.init(try await readers.rating(of: article.requireID(), viewer: user.requireID())))))
     }
 
     func rateMagazineArticle(_ input: Operations.RateMagazineArticle.Input) async throws -> Operations.RateMagazineArticle.Output {
         let (readers, user) = try await magazineReader()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
-        let article = try await readers.visibleArticle(try CatalogParameters.id(input.path.articleId, "article"))
+        let article = try await readers.visibleArticle(try PathID.parse(input.path.articleId, "article"))
         return .ok(.init(body: .json(.init(try await readers.rate(article, stars: body.stars, by: user.requireID())))))
     }
 
     func unrateMagazineArticle(_ input: Operations.UnrateMagazineArticle.Input) async throws -> Operations.UnrateMagazineArticle.Output {
         let (readers, user) = try await magazineReader()
-        let article = try await readers.visibleArticle(try CatalogParameters.id(input.path.articleId, "article"))
+        let article = try await readers.visibleArticle(try PathID.parse(input.path.articleId, "article"))
         return .ok(.init(body: .json(.init(try await readers.unrate(article.requireID(), by: user.requireID())))))
     }
 
     func listMagazineComments(_ input: Operations.ListMagazineComments.Input) async throws -> Operations.ListMagazineComments.Output {
         let (readers, user) = try await magazineReader()
-        let article = try await readers.visibleArticle(try CatalogParameters.id(input.path.articleId, "article"))
+        let article = try await readers.visibleArticle(try PathID.parse(input.path.articleId, "article"))
         let page = try await readers.comments(on: article.requireID(), viewer: user.requireID(),
                                               page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
         return .ok(.init(body: .json(.init(items: try await magazineCommentBodies(page.items, viewer: user), nextCursor: page.nextCursor))))
@@ -64,7 +64,7 @@ extension APIHandler {
     func commentOnMagazineArticle(_ input: Operations.CommentOnMagazineArticle.Input) async throws -> Operations.CommentOnMagazineArticle.Output {
         let (readers, user) = try await magazineReader()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
-        let article = try await readers.visibleArticle(try CatalogParameters.id(input.path.articleId, "article"))
+        let article = try await readers.visibleArticle(try PathID.parse(input.path.articleId, "article"))
         let comment = try await readers.comment(on: article, by: user, body: body.body)
         guard let created = try await magazineCommentBodies([comment], viewer: user).first else { throw Problem.notFound("comment") }
         return .created(.init(body: .json(created)))
@@ -73,7 +73,7 @@ extension APIHandler {
     func deleteMagazineComment(_ input: Operations.DeleteMagazineComment.Input) async throws -> Operations.DeleteMagazineComment.Output {
         let (readers, user) = try await magazineReader()
         try await readers.deleteComment(
-            try CatalogParameters.id(input.path.commentId, "comment"), on: try CatalogParameters.id(input.path.articleId, "article"), by: user)
+            try PathID.parse(input.path.commentId, "comment"), on: try PathID.parse(input.path.articleId, "article"), by: user)
         return .noContent(.init())
     }
 

@@ -61,7 +61,7 @@ struct CreateMagazine: AsyncMigration {
             .field("entity_id", .uuid, .required)
             .field("visible_at", .datetime, .required)
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "magazine_articles_issue_idx").on(MagazineArticle.schema).column("issue_id").column("position").run()
         try await sql.create(index: "magazine_article_authors_author_idx").on(MagazineArticleAuthor.schema).column("author_id").run()
         try await sql.create(index: "magazine_changes_visible_idx").on(MagazineChange.schema).column("visible_at").run()

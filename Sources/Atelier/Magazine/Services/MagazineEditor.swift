@@ -110,7 +110,7 @@ struct MagazineEditor {
             // Claimed by a conditional update: an editor's unpublish in between, or another
             // instance's job runner, wins, and nobody is told twice.
             let claimed = try await services.writeTransaction(on: db) { tx -> Bool in
-                let rows = try await (tx as! any SQLDatabase).raw("""
+                let rows = try await tx.sql.raw("""
                     UPDATE \(ident: MagazineIssue.schema) SET status = \(bind: MagazineIssue.Status.published.rawValue), updated_at = \(bind: now)
                     WHERE id = \(bind: issue.id!) AND status = \(bind: MagazineIssue.Status.scheduled.rawValue) RETURNING id
                     """).all()

@@ -89,7 +89,7 @@ struct MagazineReaders {
     }
 
     func rating(of articleID: UUID, viewer: UUID?) async throws -> RatingSummary {
-        let row = try await (db as! any SQLDatabase).select()
+        let row = try await db.sql.select()
             .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
             // PostgreSQL sums integers as NUMERIC; a cast reads the same on both databases.
             .column(SQLRaw("CAST(SUM(stars) AS BIGINT)"), as: "total")

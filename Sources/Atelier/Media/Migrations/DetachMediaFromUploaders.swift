@@ -6,7 +6,7 @@ import SQLKit
 /// person's media go is now `AccountDeletion`'s decision, not the foreign key's.
 struct DetachMediaFromUploaders: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         if sql.dialect.name == "sqlite" {
             try await rebuildOnSQLite(database)
         } else {
@@ -33,7 +33,7 @@ struct DetachMediaFromUploaders: AsyncMigration {
     /// references to `media` then point at the new table).
     private func rebuildOnSQLite(_ database: any Database) async throws {
         try await database.withConnection { connection in
-            let sql = connection as! any SQLDatabase
+            let sql = connection.sql
             try await sql.raw("PRAGMA foreign_keys = OFF").run()
             do {
                 try await sql.raw("BEGIN").run()

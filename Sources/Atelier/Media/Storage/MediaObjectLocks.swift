@@ -17,7 +17,7 @@ struct MediaObjectLocks: Sendable {
         return try await stripe.run {
             guard let sql = db as? any SQLDatabase, sql.dialect.name == "postgresql" else { return try await body(db) }
             return try await db.transaction { tx in
-                try await (tx as! any SQLDatabase).raw("SELECT pg_advisory_xact_lock(hashtextextended(\(bind: hash), 0))").run()
+                try await tx.sql.raw("SELECT pg_advisory_xact_lock(hashtextextended(\(bind: hash), 0))").run()
                 return try await body(tx)
             }
         }

@@ -75,7 +75,7 @@ extension APIHandler {
 
     func visiblePhoto(_ rawMoment: String, _ rawPhoto: String, _ user: User, _ req: Request) async throws -> (Moment, MomentPhoto) {
         let (moment, _) = try await visibleMoment(rawMoment, to: user, req)
-        let photo = try await MomentPhotoService(db: req.db, services: services).photo(try CatalogParameters.id(rawPhoto, "photo"), in: moment, viewer: user.requireID())
+        let photo = try await MomentPhotoService(db: req.db, services: services).photo(try PathID.parse(rawPhoto, "photo"), in: moment, viewer: user.requireID())
         return (moment, photo)
     }
 

@@ -33,7 +33,7 @@ extension APIHandler {
     func connectAtMoment(_ input: Operations.ConnectAtMoment.Input) async throws -> Operations.ConnectAtMoment.Output {
         let (req, user) = try await socialCaller()
         let (moment, _) = try await visibleMoment(input.path.momentId, to: user, req)
-        let otherID = try CatalogParameters.id(input.path.userId, "user")
+        let otherID = try PathID.parse(input.path.userId, "user")
         try await MembershipService(db: req.db, services: services).connect(otherID, at: moment, by: user)
         guard let person = try await PeopleDirectory(db: req.db, services: services).person(otherID, viewer: user.requireID()) else {
             throw Problem.notFound("user")

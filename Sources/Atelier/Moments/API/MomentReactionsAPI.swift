@@ -76,7 +76,7 @@ extension APIHandler {
         let (req, user) = try await socialCaller()
         let (moment, _) = try await visibleMoment(input.path.momentId, to: user, req)
         let comments = MomentComments(db: req.db, services: services)
-        let comment = try await comments.comment(try CatalogParameters.id(input.path.commentId, "comment"), in: moment.id!, viewer: user.requireID())
+        let comment = try await comments.comment(try PathID.parse(input.path.commentId, "comment"), in: moment.id!, viewer: user.requireID())
         try await comments.delete(comment, in: moment, by: user.requireID())
         return .noContent(.init())
     }

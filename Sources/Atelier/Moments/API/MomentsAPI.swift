@@ -94,7 +94,7 @@ extension APIHandler {
 
     func listMomentsInCommon(_ input: Operations.ListMomentsInCommon.Input) async throws -> Operations.ListMomentsInCommon.Output {
         let (req, user) = try await socialCaller()
-        let other = try CatalogParameters.id(input.path.userId, "user")
+        let other = try PathID.parse(input.path.userId, "user")
         let page = try await MomentLists(db: req.db, services: services)
             .inCommon(user.requireID(), with: other, page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
         return .ok(.init(body: .json(try await momentPage(page, viewer: user, req))))
@@ -102,7 +102,7 @@ extension APIHandler {
 
     func getLastSeen(_ input: Operations.GetLastSeen.Input) async throws -> Operations.GetLastSeen.Output {
         let (req, user) = try await socialCaller()
-        let other = try CatalogParameters.id(input.path.userId, "user")
+        let other = try PathID.parse(input.path.userId, "user")
         guard let seen = try await MomentLists(db: req.db, services: services).lastSeen(user.requireID(), of: other) else {
             return .ok(.init(body: .json(.init())))
         }
@@ -111,7 +111,7 @@ extension APIHandler {
 
     // MARK: Shared by the moments handlers
 
-    func momentID(_ raw: String) throws -> UUID { try CatalogParameters.id(raw, "moment") }
+    func momentID(_ raw: String) throws -> UUID { try PathID.parse(raw, "moment") }
 
     func visibleMoment(_ raw: String, to user: User, _ req: Request) async throws -> (Moment, MomentMember?) {
         try await MomentService(db: req.db, services: services).visible(try momentID(raw), to: user.requireID())

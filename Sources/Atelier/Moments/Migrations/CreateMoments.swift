@@ -67,7 +67,7 @@ struct CreateMoments: AsyncMigration {
             .create()
         try await database.schema(User.schema).field("avatar_media_id", .uuid).update()
 
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "places_lat_idx").on(Place.schema).column("lat").run()
         try await sql.create(index: "moments_creator_idx").on(Moment.schema).column("creator_id").column("id").run()
         try await sql.create(index: "moments_public_idx").on(Moment.schema).column("visibility").column("ends_at").run()

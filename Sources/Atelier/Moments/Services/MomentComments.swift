@@ -56,7 +56,7 @@ struct MomentComments {
     /// Comments per photo (or, keyed by the moment's id, on the moment itself).
     func counts(in momentIDs: [UUID], photoIDs: [UUID]) async throws -> [UUID: Int] {
         var result: [UUID: Int] = [:]
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         if !photoIDs.isEmpty {
             for row in try await sql.select().column("photo_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
                 .from(MomentComment.schema).where("photo_id", .in, photoIDs).groupBy("photo_id").all() {

@@ -36,7 +36,7 @@ struct MomentFaves {
     func summaries(of targetIDs: [UUID], viewer: UUID) async throws -> [UUID: Summary] {
         var result = Dictionary(uniqueKeysWithValues: targetIDs.map { ($0, Summary(count: 0, mine: false)) })
         guard !targetIDs.isEmpty else { return result }
-        let rows = try await (db as! any SQLDatabase).select().column("target_id")
+        let rows = try await db.sql.select().column("target_id")
             .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from(MomentFave.schema)
             .where("target_id", .in, targetIDs).groupBy("target_id").all()
         for row in rows {

@@ -87,7 +87,7 @@ struct MomentViews {
     }
 
     private func counts(_ table: String, _ momentIDs: [UUID], states: [MomentMember.State] = []) async throws -> [UUID: Int] {
-        let query = (db as! any SQLDatabase).select().column("moment_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+        let query = db.sql.select().column("moment_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
             .from(table).where("moment_id", .in, momentIDs)
         if !states.isEmpty { query.where("state", .in, states.map(\.rawValue)) }
         let rows = try await query.groupBy("moment_id").all()

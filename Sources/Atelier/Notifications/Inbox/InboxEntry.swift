@@ -68,7 +68,7 @@ struct CreateInbox: AsyncMigration {
             .field("created_at", .datetime, .required)
             .field("read_at", .datetime)
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "inbox_entries_recipient_idx").on(InboxEntry.schema).column("recipient_id").column("id").run()
     }
 

@@ -44,7 +44,7 @@ struct InboxService {
         entry.actorID = draft.actorID
         var text = draft.text
         if let message = draft.message {
-            let locale = try await (tx as! any SQLDatabase).select().column("locale").from(User.schema)
+            let locale = try await tx.sql.select().column("locale").from(User.schema)
                 .where("id", .equal, draft.recipientID).first(decoding: LocaleRow.self)?.locale
             text = message.text(in: NotificationLanguage(locale: locale))
             entry.messageJSON = String(decoding: try JSONEncoder().encode(message), as: UTF8.self)

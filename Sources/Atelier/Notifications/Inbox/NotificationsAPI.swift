@@ -35,7 +35,7 @@ extension APIHandler {
         let req = try request()
         let userID = try await req.requireCaller().user.requireID()
         try await InboxService(db: req.db, clock: services.clock)
-            .markRead(try CatalogParameters.id(input.path.notificationId, "notification"), for: userID)
+            .markRead(try PathID.parse(input.path.notificationId, "notification"), for: userID)
         return .noContent(.init())
     }
 

@@ -11,7 +11,7 @@ enum LiveEventRecord {
 
 struct CreateLiveEvents: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         if sql.dialect.name == "postgresql" {
             // Unlogged: no write-ahead log for rows that live a few minutes (a crash empties the
             // table, which loses nothing a listener still needs; replicas never read it).

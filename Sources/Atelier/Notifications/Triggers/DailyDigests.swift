@@ -12,7 +12,6 @@ struct DailyDigests {
 
     static let hour = 18
 
-    private var sql: any SQLDatabase { db as! any SQLDatabase }
 
     private struct Zone: Decodable { var time_zone: String }
     private struct Person: Decodable { var id: UUID }
@@ -29,19 +28,19 @@ struct DailyDigests {
     @discardableResult
     func sendDue() async throws -> Int {
         let now = services.clock.now()
-        let zones = try await sql.raw("SELECT DISTINCT time_zone FROM \(ident: User.schema)").all(decoding: Zone.self).map(\.time_zone).filter { zone in
+        let zones = try await db.sql.raw("SELECT DISTINCT time_zone FROM \(ident: User.schema)").all(decoding: Zone.self).map(\.time_zone).filter { zone in
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: zone) ?? .gmt
             return calendar.component(.hour, from: now) == Self.hour
         }
         guard !zones.isEmpty else { return 0 }
         var written = 0
-        let followers = try await sql.raw("""
+        let followers = try await db.sql.raw("""
             SELECT DISTINCT u.id FROM \(ident: User.schema) u JOIN \(ident: Follow.schema) f ON f.user_id = u.id AND f.target_type = \(bind: Follow.Target.store.rawValue)
             WHERE u.time_zone IN (\(binds: zones)) AND u.suspended_at IS NULL
             """).all(decoding: Person.self)
         for person in followers where try await followedStores(person.id, now: now) { written += 1 }
-        let wishers = try await sql.raw("""
+        let wishers = try await db.sql.raw("""
             SELECT DISTINCT u.id FROM \(ident: User.schema) u JOIN \(ident: WishlistItem.schema) w ON w.user_id = u.id
             WHERE u.time_zone IN (\(binds: zones)) AND u.suspended_at IS NULL
             """).all(decoding: Person.self)
@@ -55,7 +54,7 @@ struct DailyDigests {
         let last = try await InboxEntry.query(on: db).filter(\.$recipientID == userID).filter(\.$kind == kind.rawValue)
             .sort(\.$createdAt, .descending).first()?.createdAt
         let since = max(last ?? .distantPast, now.addingTimeInterval(-86_400))
-        guard let counts = try await sql.raw("""
+        guard let counts = try await db.sql.raw("""
             SELECT COUNT(*) AS products, COUNT(DISTINCT p.store_id) AS stores FROM \(ident: Product.schema) p
             JOIN \(ident: Follow.schema) f ON f.target_id = p.store_id AND f.target_type = \(bind: Follow.Target.store.rawValue) AND f.user_id = \(bind: userID)
             WHERE p.status = \(bind: Product.Status.active.rawValue) AND p.created_at > \(bind: since) AND p.created_at <= \(bind: now)
@@ -72,7 +71,7 @@ struct DailyDigests {
     /// Wishlist items cheaper than, or back in stock since, what the person last heard; what they
     /// hear now becomes the new mark. Items never heard of are marked silently.
     private func wishlist(_ userID: UUID, now: Date) async throws -> Bool {
-        let items = try await sql.raw("""
+        let items = try await db.sql.raw("""
             SELECT w.id, p.price_minor, w.seen_price_minor, w.seen_available,
                 COALESCE((SELECT SUM(CASE WHEN v.stock - v.held - v.allocated > 0 THEN 1 ELSE 0 END) FROM \(ident: ProductVariant.schema) v WHERE v.product_id = p.id), 0) AS available
             FROM \(ident: WishlistItem.schema) w JOIN \(ident: Product.schema) p ON p.id = w.product_id
@@ -85,7 +84,7 @@ struct DailyDigests {
         }
         try await services.writeTransaction(on: db) { tx in
             for item in items where item.seen_price_minor != item.price_minor || item.seen_available != (item.available > 0) {
-                try await (tx as! any SQLDatabase).update(WishlistItem.schema)
+                try await tx.sql.update(WishlistItem.schema)
                     .set("seen_price_minor", to: item.price_minor).set("seen_available", to: item.available > 0)
                     .where("id", .equal, item.id).run()
             }

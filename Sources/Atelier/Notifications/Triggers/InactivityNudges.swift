@@ -20,7 +20,7 @@ struct InactivityNudges {
     @discardableResult
     func sendDue() async throws -> Int {
         let now = services.clock.now()
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let kind = InboxEntry.Kind.weMissYou.rawValue
         let candidates = try await sql.raw("""
             SELECT u.id, u.time_zone FROM \(ident: User.schema) u

@@ -85,7 +85,7 @@ struct BackupWriter {
         switch config.database {
         case .sqliteFile:
             let file = work.appendingPathComponent("database.sqlite")
-            try await (db as! any SQLDatabase).raw("VACUUM INTO \(bind: file.path)").run()
+            try await db.sql.raw("VACUUM INTO \(bind: file.path)").run()
             return (.sqlite, file)
         case .postgres(let url):
             let file = work.appendingPathComponent("database.pgdump")
@@ -100,7 +100,7 @@ struct BackupWriter {
 
     /// Every stored object the photos need: each distinct hash's original and variants.
     private func mediaKeys() async throws -> [String] {
-        let rows = try await (db as! any SQLDatabase).raw("SELECT DISTINCT content_hash, format, variants FROM \(ident: Media.schema)").all()
+        let rows = try await db.sql.raw("SELECT DISTINCT content_hash, format, variants FROM \(ident: Media.schema)").all()
         var keys = Set<String>()
         for row in rows {
             let hash = try row.decode(column: "content_hash", as: String.self)

@@ -1,11 +1,11 @@
+import APIReference
 import Foundation
 import NIOConcurrencyHelpers
-import OpenAPIKit
 import Vapor
-import Yams
 
-/// `/api/docs`: the API reference, rendered from openapi.yaml (the file `/api/v1/openapi.yaml`
-/// serves). `?q=` keeps the operations that contain every word, so searching needs no script.
+/// `/api/docs`: the API reference of openapi.yaml (the file `/api/v1/openapi.yaml` serves), read from
+/// Resources/api-reference.json, which the `api-reference` tool writes from the contract (CI fails when it
+/// is stale). `?q=` keeps the operations that contain every word, so searching needs no script.
 enum APIDocsPage {
     struct Context: WebPageContext {
         var page: PageContext
@@ -33,7 +33,7 @@ enum APIDocsPage {
     }
 
     static func render(_ req: Request) async throws -> View {
-        let reference = try await cached(path: req.application.contractPath, threadPool: req.application.threadPool)
+        let reference = try await cached(path: req.application.apiReferencePath, threadPool: req.application.threadPool)
         let q = String((req.query[String.self, at: "q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(200))
         let groups = reference.filtered(by: q)
         return try await req.renderPage("operations/api-docs", Context(
@@ -45,7 +45,7 @@ enum APIDocsPage {
 
     private static let cache = NIOLockedValueBox<[String: APIReference]>([:])
 
-    /// Decoded once per file per process: the contract does not change while the server runs.
+    /// Decoded once per file per process: the reference does not change while the server runs.
     static func cached(path: String, threadPool: NIOThreadPool) async throws -> APIReference {
         if let reference = cache.withLockedValue({ $0[path] }) { return reference }
         let reference = try await threadPool.runIfActive { try load(path: path) }
@@ -54,8 +54,11 @@ enum APIDocsPage {
     }
 
     static func load(path: String) throws -> APIReference {
-        let yaml = try String(contentsOfFile: path, encoding: .utf8)
-        let document = try YAMLDecoder().decode(OpenAPI.Document.self, from: yaml)
-        return APIReference(document: document)
+        try JSONDecoder().decode(APIReference.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
     }
+}
+
+extension Application {
+    /// The API reference `/api/docs` renders (written from openapi.yaml by the `api-reference` tool).
+    var apiReferencePath: String { directory.resourcesDirectory + "api-reference.json" }
 }

@@ -19,11 +19,10 @@ struct Sitemap {
     let db: any Database
     let now: Date
 
-    private var sql: any SQLDatabase { db as! any SQLDatabase }
 
     /// How many files each part needs (at least one, so every part's URL answers).
     func fileCounts() async throws -> [(part: Part, files: Int)] {
-        let products = try await sql.raw("""
+        let products = try await db.sql.raw("""
             SELECT COUNT(*) AS n FROM \(ident: Product.schema) p JOIN \(ident: Store.schema) s ON s.id = p.store_id
             WHERE \(Self.publicProduct)
             """).first()?.decode(column: "n", as: Int.self) ?? 0
@@ -38,23 +37,23 @@ struct Sitemap {
         case .pages:
             return ["/", "/magazine", "/privacy", "/terms", "/contact"].map { Entry(path: $0, lastModified: nil) }
         case .stores:
-            return try await sql.raw("""
+            return try await db.sql.raw("""
                 SELECT slug, updated_at FROM \(ident: Store.schema) s
                 WHERE s.status = \(bind: Store.Status.active.rawValue) AND s.members_only = \(bind: false) ORDER BY s.slug
                 """).all().map { Entry(path: "/stores/\(try $0.decode(column: "slug", as: String.self))", lastModified: try $0.decode(column: "updated_at", as: Date.self)) }
         case .brands:
-            return try await sql.raw("""
+            return try await db.sql.raw("""
                 SELECT slug FROM \(ident: Brand.schema) WHERE status = \(bind: Brand.Status.approved.rawValue) ORDER BY slug
                 """).all().map { Entry(path: "/brands/\(try $0.decode(column: "slug", as: String.self))", lastModified: nil) }
         case .products:
-            return try await sql.raw("""
+            return try await db.sql.raw("""
                 SELECT p.id AS id, p.updated_at AS updated_at FROM \(ident: Product.schema) p JOIN \(ident: Store.schema) s ON s.id = p.store_id
                 WHERE \(Self.publicProduct) ORDER BY p.id LIMIT \(bind: Self.pageSize) OFFSET \(bind: index * Self.pageSize)
                 """).all().map {
                     Entry(path: "/products/\(try $0.decode(column: "id", as: UUID.self).idString)", lastModified: try $0.decode(column: "updated_at", as: Date.self))
                 }
         case .magazine:
-            return try await sql.raw("""
+            return try await db.sql.raw("""
                 SELECT a.id AS id, a.updated_at AS updated_at FROM \(ident: MagazineArticle.schema) a
                 JOIN \(ident: MagazineIssue.schema) i ON i.id = a.issue_id
                 WHERE a.status = \(bind: MagazineArticle.Status.published.rawValue)

@@ -14,7 +14,7 @@ extension APIHandler {
 
     func disconnect(_ input: Operations.Disconnect.Input) async throws -> Operations.Disconnect.Output {
         let (req, user) = try await socialCaller()
-        let otherID = try CatalogParameters.id(input.path.userId, "connection")
+        let otherID = try PathID.parse(input.path.userId, "connection")
         try await ConnectionService(db: req.db, services: services).disconnect(otherID, from: user.requireID())
         return .noContent(.init())
     }

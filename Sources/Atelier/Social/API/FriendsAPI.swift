@@ -13,7 +13,7 @@ extension APIHandler {
 
     func removeFriend(_ input: Operations.RemoveFriend.Input) async throws -> Operations.RemoveFriend.Output {
         let (req, user) = try await socialCaller()
-        try await FriendService(db: req.db, services: services).remove(try CatalogParameters.id(input.path.userId, "friend"), of: user.requireID())
+        try await FriendService(db: req.db, services: services).remove(try PathID.parse(input.path.userId, "friend"), of: user.requireID())
         return .noContent(.init())
     }
 
@@ -45,13 +45,13 @@ extension APIHandler {
     func cancelFriendRequest(_ input: Operations.CancelFriendRequest.Input) async throws -> Operations.CancelFriendRequest.Output {
         let (req, user) = try await socialCaller()
         try await FriendService(db: req.db, services: services)
-            .cancelRequest(from: user.requireID(), to: try CatalogParameters.id(input.path.userId, "friend request"))
+            .cancelRequest(from: user.requireID(), to: try PathID.parse(input.path.userId, "friend request"))
         return .noContent(.init())
     }
 
     func acceptFriendRequest(_ input: Operations.AcceptFriendRequest.Input) async throws -> Operations.AcceptFriendRequest.Output {
         let (req, user) = try await socialCaller()
-        let senderID = try CatalogParameters.id(input.path.userId, "friend request")
+        let senderID = try PathID.parse(input.path.userId, "friend request")
         try await FriendService(db: req.db, services: services).accept(from: senderID, by: user)
         guard let person = try await PeopleDirectory(db: req.db, services: services).person(senderID, viewer: user.requireID()) else {
             throw Problem.notFound("user")
@@ -62,7 +62,7 @@ extension APIHandler {
     func declineFriendRequest(_ input: Operations.DeclineFriendRequest.Input) async throws -> Operations.DeclineFriendRequest.Output {
         let (req, user) = try await socialCaller()
         try await FriendService(db: req.db, services: services)
-            .decline(from: try CatalogParameters.id(input.path.userId, "friend request"), by: user.requireID())
+            .decline(from: try PathID.parse(input.path.userId, "friend request"), by: user.requireID())
         return .noContent(.init())
     }
 
@@ -75,13 +75,13 @@ extension APIHandler {
 
     func blockUser(_ input: Operations.BlockUser.Input) async throws -> Operations.BlockUser.Output {
         let (req, user) = try await socialCaller()
-        try await BlockService(db: req.db, services: services).block(try CatalogParameters.id(input.path.userId, "user"), by: user)
+        try await BlockService(db: req.db, services: services).block(try PathID.parse(input.path.userId, "user"), by: user)
         return .noContent(.init())
     }
 
     func unblockUser(_ input: Operations.UnblockUser.Input) async throws -> Operations.UnblockUser.Output {
         let (req, user) = try await socialCaller()
-        try await BlockService(db: req.db, services: services).unblock(try CatalogParameters.id(input.path.userId, "user"), by: user.requireID())
+        try await BlockService(db: req.db, services: services).unblock(try PathID.parse(input.path.userId, "user"), by: user.requireID())
         return .noContent(.init())
     }
 

@@ -26,7 +26,7 @@ extension APIHandler {
         try admin.requireAdmin()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
         let report = try await ModerationService(db: req.db, services: services)
-            .resolve(try CatalogParameters.id(input.path.reportId, "report"), action: body.action, by: admin)
+            .resolve(try PathID.parse(input.path.reportId, "report"), action: body.action, by: admin)
         return .ok(.init(body: .json(try await reportBody(report, req))))
     }
 

@@ -16,7 +16,7 @@ extension APIHandler {
         let req = try request()
         let viewerID = try await req.requireCaller().user.requireID()
         let profile = try await PeopleDirectory(db: req.db, services: services)
-            .profile(try CatalogParameters.id(input.path.userId, "user"), viewer: viewerID)
+            .profile(try PathID.parse(input.path.userId, "user"), viewer: viewerID)
         let user = profile.person.user
         let pinned = try await OutfitService(db: req.db, services: services).pinned(of: user.requireID(), viewer: viewerID)
         let pinnedOutfits = try await WardrobeMapping(db: req.db, services: services).outfits(pinned, viewerID: viewerID)
@@ -31,7 +31,7 @@ extension APIHandler {
         let viewerID = try await req.requireCaller().user.requireID()
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
         let directory = PeopleDirectory(db: req.db, services: services)
-        let other = try await directory.visibleUser(try CatalogParameters.id(input.path.userId, "user"), to: viewerID)
+        let other = try await directory.visibleUser(try PathID.parse(input.path.userId, "user"), to: viewerID)
         let ids = try await FriendService(db: req.db, services: services).commonFriends(of: viewerID, and: other.requireID(), page: page)
         return .ok(.init(body: .json(.init(
             items: try await directory.people(ids.items, viewer: viewerID).map(Components.Schemas.UserSummary.init),

@@ -47,7 +47,7 @@ extension APIHandler {
     func deletePostComment(_ input: Operations.DeletePostComment.Input) async throws -> Operations.DeletePostComment.Output {
         let (req, user, post) = try await visiblePost(input.path.postId)
         let service = CommentService(db: req.db, services: services)
-        let comment = try await service.comment(try CatalogParameters.id(input.path.commentId, "comment"), on: post, viewer: user.requireID())
+        let comment = try await service.comment(try PathID.parse(input.path.commentId, "comment"), on: post, viewer: user.requireID())
         try await service.delete(comment, on: post, by: user.requireID())
         return .noContent(.init())
     }
@@ -55,7 +55,7 @@ extension APIHandler {
     private func visiblePost(_ rawID: String) async throws -> (Request, User, Post) {
         let (req, user) = try await socialCaller()
         let post = try await PostService(db: req.db, services: services)
-            .visiblePost(try CatalogParameters.id(rawID, "post"), to: user.requireID())
+            .visiblePost(try PathID.parse(rawID, "post"), to: user.requireID())
         return (req, user, post)
     }
 }

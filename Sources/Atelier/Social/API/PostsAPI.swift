@@ -15,7 +15,7 @@ extension APIHandler {
     func getPost(_ input: Operations.GetPost.Input) async throws -> Operations.GetPost.Output {
         let (req, user) = try await socialCaller()
         let post = try await PostService(db: req.db, services: services)
-            .visiblePost(try CatalogParameters.id(input.path.postId, "post"), to: user.requireID())
+            .visiblePost(try PathID.parse(input.path.postId, "post"), to: user.requireID())
         return .ok(.init(body: .json(try await postBody(post, viewer: user, req))))
     }
 
@@ -23,7 +23,7 @@ extension APIHandler {
         let (req, user) = try await socialCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
         let service = PostService(db: req.db, services: services)
-        let post = try await service.ownPost(try CatalogParameters.id(input.path.postId, "post"), of: user.requireID())
+        let post = try await service.ownPost(try PathID.parse(input.path.postId, "post"), of: user.requireID())
         let updated = try await service.updateCaption(post, to: body.caption)
         return .ok(.init(body: .json(try await postBody(updated, viewer: user, req))))
     }
@@ -31,7 +31,7 @@ extension APIHandler {
     func deletePost(_ input: Operations.DeletePost.Input) async throws -> Operations.DeletePost.Output {
         let (req, user) = try await socialCaller()
         let service = PostService(db: req.db, services: services)
-        try await service.delete(try await service.ownPost(try CatalogParameters.id(input.path.postId, "post"), of: user.requireID()))
+        try await service.delete(try await service.ownPost(try PathID.parse(input.path.postId, "post"), of: user.requireID()))
         return .noContent(.init())
     }
 

@@ -66,7 +66,7 @@ struct CreateSocial: AsyncMigration {
             .field("resolved_at", .datetime)
             .field("resolved_by", .uuid, .references(User.schema, "id", onDelete: .setNull))
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "friend_requests_to_idx").on(FriendRequest.schema).column("to_id").column("id").run()
         try await sql.create(index: "user_blocks_blocked_idx").on(UserBlock.schema).column("blocked_id").run()
         try await sql.create(index: "posts_author_idx").on(Post.schema).column("author_id").column("id").run()

@@ -18,7 +18,7 @@ struct CreateUserConnections: AsyncMigration {
     /// Every friendship without its connection gets one (each row keeps its friendship's id and
     /// time). Running it again adds nothing.
     static func connectFriends(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.raw("""
             INSERT INTO \(ident: UserConnection.schema) (id, user_id, other_id, created_at)
             SELECT f.id, f.user_id, f.friend_id, f.created_at FROM \(ident: Friendship.schema) f

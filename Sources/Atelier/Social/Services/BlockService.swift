@@ -14,7 +14,7 @@ struct BlockService {
         guard try await User.find(otherID, on: db) != nil else { throw Problem.notFound("user") }
         let now = services.clock.now()
         try await services.writeTransaction(on: db) { tx in
-            let sql = tx as! any SQLDatabase
+            let sql = tx.sql
             try await sql.raw("""
                 INSERT INTO \(ident: UserBlock.schema) (id, blocker_id, blocked_id, created_at)
                 VALUES (\(bind: UUID.v7(at: now)), \(bind: userID), \(bind: otherID), \(bind: now))

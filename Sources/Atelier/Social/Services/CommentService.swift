@@ -65,7 +65,7 @@ struct CommentService {
     /// Comments shown per post (not hidden), for the post cards.
     func counts(of postIDs: [UUID]) async throws -> [UUID: Int] {
         guard !postIDs.isEmpty else { return [:] }
-        let rows = try await (db as! any SQLDatabase).select().column("post_id")
+        let rows = try await db.sql.select().column("post_id")
             .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from(PostComment.schema)
             .where("post_id", .in, postIDs).where("hidden_at", .is, SQLLiteral.null).groupBy("post_id").all()
         return try Dictionary(uniqueKeysWithValues: rows.map {

@@ -41,7 +41,7 @@ struct ConnectionService {
 
     /// Both rows of a connection.
     static func connect(_ a: UUID, _ b: UUID, on tx: any Database, now: Date) async throws {
-        let sql = tx as! any SQLDatabase
+        let sql = tx.sql
         for (user, other) in [(a, b), (b, a)] {
             try await sql.raw("""
                 INSERT INTO \(ident: UserConnection.schema) (id, user_id, other_id, created_at)
@@ -54,7 +54,7 @@ struct ConnectionService {
     /// Ends a connection (both rows); true when there was one.
     @discardableResult
     static func disconnect(_ a: UUID, _ b: UUID, on tx: any Database) async throws -> Bool {
-        let sql = tx as! any SQLDatabase
+        let sql = tx.sql
         let removed = try await sql.raw("""
             DELETE FROM \(ident: UserConnection.schema)
             WHERE (user_id = \(bind: a) AND other_id = \(bind: b)) OR (user_id = \(bind: b) AND other_id = \(bind: a))

@@ -25,7 +25,7 @@ struct FriendService {
         }
         let now = self.now
         let state = try await services.writeTransaction(on: db) { tx -> RequestOutcome in
-            let sql = tx as! any SQLDatabase
+            let sql = tx.sql
             // Two people asking each other at once: on PostgreSQL both would miss the other's
             // request, so requests between the same two people take turns (SQLite writers already do).
             if sql.dialect.name == "postgresql" {
@@ -115,7 +115,7 @@ struct FriendService {
     /// Both rows of a friendship, and no request left either way. Friends are connected too.
     static func befriend(_ a: UUID, _ b: UUID, on tx: any Database, now: Date) async throws {
         try await ConnectionService.connect(a, b, on: tx, now: now)
-        let sql = tx as! any SQLDatabase
+        let sql = tx.sql
         try await FriendRequest.query(on: tx).group(.or) { either in
             either.group(.and) { $0.filter(\.$fromID == a).filter(\.$toID == b) }
             either.group(.and) { $0.filter(\.$fromID == b).filter(\.$toID == a) }
@@ -132,7 +132,7 @@ struct FriendService {
     /// Ends a friendship (both rows); true when there was one.
     @discardableResult
     static func unfriend(_ a: UUID, _ b: UUID, on tx: any Database) async throws -> Bool {
-        let sql = tx as! any SQLDatabase
+        let sql = tx.sql
         let removed = try await sql.raw("""
             DELETE FROM \(ident: Friendship.schema)
             WHERE (user_id = \(bind: a) AND friend_id = \(bind: b)) OR (user_id = \(bind: b) AND friend_id = \(bind: a))
@@ -142,7 +142,7 @@ struct FriendService {
     }
 
     private func deleteRequests(from senderID: UUID, to recipientID: UUID, on db: any Database) async throws -> Int {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         return try await sql.raw("""
             DELETE FROM \(ident: FriendRequest.schema) WHERE from_id = \(bind: senderID) AND to_id = \(bind: recipientID) RETURNING id
             """).all().count

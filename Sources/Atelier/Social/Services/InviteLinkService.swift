@@ -71,7 +71,7 @@ struct InviteLinkService {
         if link.usedAt != nil { return .failure(.used) }
         if link.expiresAt <= now { return .failure(.expired) }
         guard try await !SocialGraph(db: tx).blockedEitherWay(link.inviterID, userID) else { return .failure(.unknown) }
-        let sql = tx as! any SQLDatabase
+        let sql = tx.sql
         let spent = try await sql.raw("""
             UPDATE \(ident: InviteLink.schema) SET used_by = \(bind: userID), used_at = \(bind: now)
             WHERE id = \(bind: link.requireID()) AND used_at IS NULL RETURNING id

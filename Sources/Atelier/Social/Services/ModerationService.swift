@@ -92,7 +92,7 @@ struct ModerationService {
         try await services.writeTransaction(on: db) { tx in
             // Claims every open report on the same thing; if another admin got there first, this
             // report is no longer open and nothing is done twice.
-            let claimed = try await (tx as! any SQLDatabase).raw("""
+            let claimed = try await tx.sql.raw("""
                 UPDATE \(ident: Report.schema) SET resolved_at = \(bind: now), action = \(bind: action.rawValue), resolved_by = \(bind: adminID)
                 WHERE subject_id = \(bind: report.subjectID) AND resolved_at IS NULL RETURNING id
                 """).all().map { try $0.decode(column: "id", as: UUID.self) }

@@ -93,7 +93,7 @@ struct PeopleDirectory {
         try PlainText.requireNoNUL(query, field: "q")
         let escaped = query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let rows = try await sql.raw("""
             SELECT id FROM \(ident: User.schema)
             WHERE suspended_at IS NULL AND id <> \(bind: viewerID)

@@ -86,7 +86,7 @@ struct PostFeed {
         let today = LocalDay(now, in: LocalDay.zone(viewer.timeZone))
         let postedToday = try await Post.query(on: db).filter(\.$authorID == viewerID).filter(\.$day == today.description).count() > 0
         let authors = try await activeFriends(of: viewerID) + [viewerID]
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         var gate: SQLQueryString = ""
         if !postedToday { gate = " AND (p.author_id = \(bind: viewerID) OR p.day < \(bind: today.description))" }
         let rows = try await sql.raw("""

@@ -49,7 +49,7 @@ struct ReactionService {
         let userID = try user.requireID()
         let now = services.clock.now()
         try await services.writeTransaction(on: db) { tx in
-            let sql = tx as! any SQLDatabase
+            let sql = tx.sql
             let inserted = try await sql.raw("""
                 INSERT INTO \(ident: PostReaction.schema) (id, post_id, user_id, kind, created_at)
                 VALUES (\(bind: UUID.v7(at: now)), \(bind: postID), \(bind: userID), \(bind: kind.rawValue), \(bind: now))
@@ -81,7 +81,7 @@ struct ReactionService {
     /// The reaction counts of each post and the viewer's own reaction, in two queries.
     func summaries(of postIDs: [UUID], viewer viewerID: UUID) async throws -> [UUID: Summary] {
         guard !postIDs.isEmpty else { return [:] }
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let rows = try await sql.select().column("post_id").column("kind").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
             .from(PostReaction.schema).where("post_id", .in, postIDs).groupBy("post_id").groupBy("kind").all()
         var result = Dictionary(uniqueKeysWithValues: postIDs.map { ($0, Summary(total: 0, counts: [], mine: nil)) })

@@ -27,7 +27,7 @@ extension APIHandler {
     func deleteCalendarEntry(_ input: Operations.DeleteCalendarEntry.Input) async throws -> Operations.DeleteCalendarEntry.Output {
         let (req, user) = try await socialCaller()
         let calendar = WardrobeCalendar(db: req.db, services: services)
-        try await calendar.delete(try await calendar.ownPlan(try CatalogParameters.id(input.path.planId, "plan"), of: user.requireID()))
+        try await calendar.delete(try await calendar.ownPlan(try PathID.parse(input.path.planId, "plan"), of: user.requireID()))
         return .noContent(.init())
     }
 }

@@ -127,7 +127,7 @@ extension APIHandler {
 
     func ownClosetItem(_ rawID: String) async throws -> (Request, ClosetItem) {
         let (req, user) = try await socialCaller()
-        let item = try await ClosetService(db: req.db, services: services).own(try CatalogParameters.id(rawID, "closet item"), of: user.requireID())
+        let item = try await ClosetService(db: req.db, services: services).own(try PathID.parse(rawID, "closet item"), of: user.requireID())
         return (req, item)
     }
 

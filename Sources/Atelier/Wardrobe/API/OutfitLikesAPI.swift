@@ -8,7 +8,7 @@ extension APIHandler {
     func likeOutfit(_ input: Operations.LikeOutfit.Input) async throws -> Operations.LikeOutfit.Output {
         let (req, user) = try await socialCaller()
         let outfit = try await OutfitService(db: req.db, services: services)
-            .visible(try CatalogParameters.id(input.path.outfitId, "outfit"), to: user.requireID())
+            .visible(try PathID.parse(input.path.outfitId, "outfit"), to: user.requireID())
         let state = try await OutfitLikes(db: req.db, services: services).like(outfit, by: user)
         return .ok(.init(body: .json(.init(liked: state.liked, likeCount: state.count))))
     }
@@ -16,7 +16,7 @@ extension APIHandler {
     func unlikeOutfit(_ input: Operations.UnlikeOutfit.Input) async throws -> Operations.UnlikeOutfit.Output {
         let (req, user) = try await socialCaller()
         let outfit = try await OutfitService(db: req.db, services: services)
-            .visible(try CatalogParameters.id(input.path.outfitId, "outfit"), to: user.requireID())
+            .visible(try PathID.parse(input.path.outfitId, "outfit"), to: user.requireID())
         let state = try await OutfitLikes(db: req.db, services: services).unlike(outfit, by: user.requireID())
         return .ok(.init(body: .json(.init(liked: state.liked, likeCount: state.count))))
     }

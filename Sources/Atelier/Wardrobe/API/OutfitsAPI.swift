@@ -22,7 +22,7 @@ extension APIHandler {
     func getOutfit(_ input: Operations.GetOutfit.Input) async throws -> Operations.GetOutfit.Output {
         let (req, user) = try await socialCaller()
         let outfit = try await OutfitService(db: req.db, services: services)
-            .visible(try CatalogParameters.id(input.path.outfitId, "outfit"), to: user.requireID())
+            .visible(try PathID.parse(input.path.outfitId, "outfit"), to: user.requireID())
         return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).outfit(outfit, viewerID: user.requireID()))))
     }
 
@@ -60,7 +60,7 @@ extension APIHandler {
 
     func listPinnedOutfits(_ input: Operations.ListPinnedOutfits.Input) async throws -> Operations.ListPinnedOutfits.Output {
         let (req, user) = try await socialCaller()
-        let ownerID = try CatalogParameters.id(input.path.userId, "person")
+        let ownerID = try PathID.parse(input.path.userId, "person")
         guard try await User.find(ownerID, on: req.db) != nil,
             try await !SocialGraph(db: req.db).blockedEitherWay(ownerID, user.requireID())
         else { throw Problem.notFound("person") }
@@ -98,7 +98,7 @@ extension APIHandler {
 
     func ownOutfit(_ rawID: String) async throws -> (Request, User, Outfit) {
         let (req, user) = try await socialCaller()
-        let outfit = try await OutfitService(db: req.db, services: services).own(try CatalogParameters.id(rawID, "outfit"), of: user.requireID())
+        let outfit = try await OutfitService(db: req.db, services: services).own(try PathID.parse(rawID, "outfit"), of: user.requireID())
         return (req, user, outfit)
     }
 

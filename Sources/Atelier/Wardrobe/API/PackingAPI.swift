@@ -38,19 +38,19 @@ extension APIHandler {
 
     func packItem(_ input: Operations.PackItem.Input) async throws -> Operations.PackItem.Output {
         let (req, list) = try await ownPackingList(input.path.listId)
-        try await PackingService(db: req.db, services: services).setPacked(list, itemID: try CatalogParameters.id(input.path.itemId, "packing list item"), true)
+        try await PackingService(db: req.db, services: services).setPacked(list, itemID: try PathID.parse(input.path.itemId, "packing list item"), true)
         return .ok(.init(body: .json(try await packingBody(list, req))))
     }
 
     func unpackItem(_ input: Operations.UnpackItem.Input) async throws -> Operations.UnpackItem.Output {
         let (req, list) = try await ownPackingList(input.path.listId)
-        try await PackingService(db: req.db, services: services).setPacked(list, itemID: try CatalogParameters.id(input.path.itemId, "packing list item"), false)
+        try await PackingService(db: req.db, services: services).setPacked(list, itemID: try PathID.parse(input.path.itemId, "packing list item"), false)
         return .ok(.init(body: .json(try await packingBody(list, req))))
     }
 
     private func ownPackingList(_ raw: String) async throws -> (Request, PackingList) {
         let (req, user) = try await socialCaller()
-        let list = try await PackingService(db: req.db, services: services).own(try CatalogParameters.id(raw, "packing list"), of: user.requireID())
+        let list = try await PackingService(db: req.db, services: services).own(try PathID.parse(raw, "packing list"), of: user.requireID())
         return (req, list)
     }
 

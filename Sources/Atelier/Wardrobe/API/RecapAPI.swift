@@ -15,7 +15,7 @@ extension APIHandler {
 
     func getRecap(_ input: Operations.GetRecap.Input) async throws -> Operations.GetRecap.Output {
         let (req, user) = try await socialCaller()
-        let recap = try await RecapAccess(db: req.db).visible(try CatalogParameters.id(input.path.recapId, "recap"), to: user.requireID())
+        let recap = try await RecapAccess(db: req.db).visible(try PathID.parse(input.path.recapId, "recap"), to: user.requireID())
         return .ok(.init(body: .json(try await recapBody(recap, req))))
     }
 

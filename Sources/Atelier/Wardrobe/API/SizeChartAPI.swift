@@ -29,7 +29,7 @@ extension APIHandler {
 
     func getSizeAdvice(_ input: Operations.GetSizeAdvice.Input) async throws -> Operations.GetSizeAdvice.Output {
         let (req, user) = try await socialCaller()
-        let view = try await ProductCatalog(db: req.db).visibleView(try CatalogParameters.id(input.path.productId, "product"), to: user)
+        let view = try await ProductCatalog(db: req.db).visibleView(try PathID.parse(input.path.productId, "product"), to: user)
         guard let chart = try await SizeChart.query(on: req.db).filter(\.$productID == view.product.id).first() else {
             return .ok(.init(body: .json(.init(reasons: ["This product has no size chart yet."]))))
         }

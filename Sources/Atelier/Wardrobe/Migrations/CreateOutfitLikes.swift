@@ -12,7 +12,7 @@ struct CreateOutfitLikes: AsyncMigration {
             .field("created_at", .datetime, .required)
             .unique(on: "outfit_id", "user_id")
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         // Trending reads this week's likes; the account export and deletion read a person's.
         try await sql.create(index: "outfit_likes_created_idx").on(OutfitLike.schema).column("created_at").run()
         try await sql.create(index: "outfit_likes_user_idx").on(OutfitLike.schema).column("user_id").run()

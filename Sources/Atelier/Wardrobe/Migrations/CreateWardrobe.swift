@@ -144,7 +144,7 @@ struct CreateWardrobe: AsyncMigration {
             .unique(on: "product_id")
             .create()
 
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         for statement in [
             "CREATE INDEX closet_items_owner ON closet_items (owner_id, id)",
             "CREATE INDEX closet_items_cutout_queue ON closet_items (cutout_status, created_at)",

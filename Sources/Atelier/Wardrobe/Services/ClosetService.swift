@@ -221,7 +221,7 @@ struct ClosetService {
     /// Makes the caller's unattached private upload the item's, in one guarded statement: two
     /// requests racing for the same upload cannot both take it.
     static func claimUpload(_ mediaID: UUID, field: String, for item: ClosetItem, uploader: UUID, now: Date, on tx: any Database) async throws {
-        let sql = tx as! any SQLDatabase
+        let sql = tx.sql
         let claimed = try await sql.raw("""
             UPDATE \(ident: Media.schema) SET owner_type = \(bind: ClosetItem.mediaOwnerType), owner_id = \(bind: try item.requireID()),
               attached_at = \(bind: now)

@@ -20,7 +20,7 @@ struct OutfitLikes {
         guard outfit.ownerID != userID else { throw Problem.conflict("You cannot like your own outfit.", field: "outfitId") }
         let now = services.clock.now()
         let inserted = try await services.writeTransaction(on: db) { tx in
-            let rows = try await (tx as! any SQLDatabase).raw("""
+            let rows = try await tx.sql.raw("""
                 INSERT INTO \(ident: OutfitLike.schema) (id, outfit_id, user_id, created_at)
                 VALUES (\(bind: UUID.v7(at: now)), \(bind: outfitID), \(bind: userID), \(bind: now))
                 ON CONFLICT (outfit_id, user_id) DO NOTHING RETURNING id
@@ -49,7 +49,7 @@ struct OutfitLikes {
     func states(of outfitIDs: [UUID], viewer viewerID: UUID) async throws -> [UUID: State] {
         guard !outfitIDs.isEmpty else { return [:] }
         var result = Dictionary(uniqueKeysWithValues: Set(outfitIDs).map { ($0, State(liked: false, count: 0)) })
-        let rows = try await (db as! any SQLDatabase).select().column("outfit_id")
+        let rows = try await db.sql.select().column("outfit_id")
             .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
             .from(OutfitLike.schema).where("outfit_id", .in, Array(Set(outfitIDs))).groupBy("outfit_id").all()
         for row in rows {

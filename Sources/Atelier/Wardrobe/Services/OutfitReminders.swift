@@ -37,7 +37,7 @@ struct OutfitReminders {
             let outfitID = try outfit.requireID()
             let message = NotificationMessage.outfitReminder(outfit: outfit.name, note: plan.note)
             let recorded = try await services.writeTransaction(on: db) { tx -> Bool in
-                let claimed = try await (tx as! any SQLDatabase).raw("""
+                let claimed = try await tx.sql.raw("""
                     UPDATE \(ident: OutfitPlan.schema) SET reminded_at = \(bind: now)
                     WHERE id = \(bind: planID) AND reminded_at IS NULL AND worn_at IS NULL RETURNING id
                     """).all()

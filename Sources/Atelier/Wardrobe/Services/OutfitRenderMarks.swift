@@ -7,7 +7,7 @@ import SQLKit
 /// details, an item's removal), so the queue redraws it after the commit.
 enum OutfitRenderMarks {
     static func outfitChanged(_ outfitID: UUID, on tx: any Database, now: Date) async throws {
-        try await (tx as! any SQLDatabase).raw("""
+        try await tx.sql.raw("""
             UPDATE \(ident: Outfit.schema) SET render_status = 'pending', render_attempts = 0, render_claimed_at = NULL,
               render_version = render_version + 1,
               updated_at = \(bind: now)
@@ -16,7 +16,7 @@ enum OutfitRenderMarks {
     }
 
     static func itemChanged(_ itemID: UUID, on tx: any Database, now: Date) async throws {
-        try await (tx as! any SQLDatabase).raw("""
+        try await tx.sql.raw("""
             UPDATE \(ident: Outfit.schema) SET render_status = 'pending', render_attempts = 0, render_claimed_at = NULL,
               render_version = render_version + 1,
               updated_at = \(bind: now)

@@ -55,7 +55,7 @@ struct OutfitService {
         let outfitID = try outfit.requireID()
         let ownerID = outfit.ownerID
         try await services.writeTransaction(on: db) { tx in
-            let sql = tx as! any SQLDatabase
+            let sql = tx.sql
             guard let fresh = try await Outfit.find(outfitID, on: tx) else { throw Problem.notFound("outfit") }
             if pinned {
                 guard fresh.pinnedPosition == nil else { return }

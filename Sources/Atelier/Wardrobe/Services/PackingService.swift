@@ -79,7 +79,7 @@ struct PackingService {
     func setPacked(_ list: PackingList, itemID: UUID, _ packed: Bool) async throws {
         let listID = try list.requireID()
         let changed = try await services.writeTransaction(on: db) { tx in
-            try await (tx as! any SQLDatabase).raw("""
+            try await tx.sql.raw("""
                 UPDATE \(ident: PackingEntry.schema) SET packed = \(bind: packed) WHERE list_id = \(bind: listID) AND closet_item_id = \(bind: itemID) RETURNING id
                 """).all()
         }

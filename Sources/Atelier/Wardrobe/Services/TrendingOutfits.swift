@@ -18,7 +18,7 @@ struct TrendingOutfits {
         // A box around the circle for the query; the exact distance is checked below.
         let latSpan = radiusKm / 111.2
         let lngSpan = radiusKm / max(1, 111.2 * cos(lat * .pi / 180))
-        let rows = try await (db as! any SQLDatabase).raw("""
+        let rows = try await db.sql.raw("""
             SELECT o.id AS id, o.owner_id AS owner_id, o.visibility AS visibility, u.home_lat AS lat, u.home_lng AS lng, COUNT(*) AS score
             FROM \(ident: OutfitLike.schema) l
             JOIN \(ident: Outfit.schema) o ON o.id = l.outfit_id

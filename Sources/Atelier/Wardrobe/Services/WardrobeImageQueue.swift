@@ -16,7 +16,6 @@ struct WardrobeImageQueue {
     private static let logger = Logger(label: "atelier.wardrobe")
 
     private var now: Date { services.clock.now() }
-    private var sql: any SQLDatabase { db as! any SQLDatabase }
 
     /// Works until nothing is pending; returns how many cut-outs and renders it finished.
     @discardableResult
@@ -41,21 +40,21 @@ struct WardrobeImageQueue {
 
     private func claim(table: String, status: String, claimedAt: String, attempts: String, order: String) async throws -> [UUID] {
         let stale = now.addingTimeInterval(-Self.claimLifetime)
-        let candidates = try await sql.raw("""
+        let candidates = try await db.sql.raw("""
             SELECT id FROM \(ident: table) WHERE \(ident: status) = 'pending'
               AND (\(ident: claimedAt) IS NULL OR \(ident: claimedAt) < \(bind: stale))
             ORDER BY \(ident: order) LIMIT \(literal: services.media.imageWorkers.threads * 2)
             """).all().map { try $0.decode(column: "id", as: UUID.self) }
         var claimed: [UUID] = []
         for id in candidates {
-            let rows = try await sql.raw("""
+            let rows = try await db.sql.raw("""
                 UPDATE \(ident: table) SET \(ident: claimedAt) = \(bind: now), \(ident: attempts) = \(ident: attempts) + 1
                 WHERE id = \(bind: id) AND \(ident: status) = 'pending' AND (\(ident: claimedAt) IS NULL OR \(ident: claimedAt) < \(bind: stale))
                 RETURNING \(ident: attempts)
                 """).all()
             guard let row = rows.first else { continue }
             if try row.decode(column: attempts, as: Int.self) > Self.maxAttempts {
-                try await sql.raw("UPDATE \(ident: table) SET \(ident: status) = 'failed' WHERE id = \(bind: id)").run()
+                try await db.sql.raw("UPDATE \(ident: table) SET \(ident: status) = 'failed' WHERE id = \(bind: id)").run()
                 continue
             }
             claimed.append(id)
@@ -67,7 +66,7 @@ struct WardrobeImageQueue {
         guard let item = try await ClosetItem.find(itemID, on: db), let photoID = item.photoMediaID,
             let photo = try await Media.find(photoID, on: db)
         else {
-            try await sql.raw("UPDATE \(ident: ClosetItem.schema) SET cutout_status = 'none' WHERE id = \(bind: itemID)").run()
+            try await db.sql.raw("UPDATE \(ident: ClosetItem.schema) SET cutout_status = 'none' WHERE id = \(bind: itemID)").run()
             return
         }
         let media = MediaService(db: db, services: services)
@@ -88,7 +87,7 @@ struct WardrobeImageQueue {
         } catch let problem as Problem {
             // The photo itself is the trouble (no garment found): trying again gives the same.
             Self.logger.info("Cut-out of closet item \(itemID) failed: \(problem.detail ?? problem.title)")
-            try await sql.raw("UPDATE \(ident: ClosetItem.schema) SET cutout_status = 'failed' WHERE id = \(bind: itemID)").run()
+            try await db.sql.raw("UPDATE \(ident: ClosetItem.schema) SET cutout_status = 'failed' WHERE id = \(bind: itemID)").run()
             return
         }
         let stored = try await media.ingest(
@@ -98,7 +97,7 @@ struct WardrobeImageQueue {
         let now = self.now
         let kept = try await services.writeTransaction(on: db) { tx -> Bool in
             // Only if the item still waits for this cut-out (it may have been deleted or redone).
-            let updated = try await (tx as! any SQLDatabase).raw("""
+            let updated = try await tx.sql.raw("""
                 UPDATE \(ident: ClosetItem.schema) SET cutout_status = 'ready', cutout_media_id = \(bind: storedID), cutout_claimed_at = NULL,
                   updated_at = \(bind: now)
                 WHERE id = \(bind: itemID) AND cutout_status = 'pending'
@@ -139,7 +138,7 @@ struct WardrobeImageQueue {
         let previous = outfit.renderMediaID
         let kept = try await services.writeTransaction(on: db) { tx -> Bool in
             // A change since the drawing began made it pending again: that change's drawing wins.
-            let updated = try await (tx as! any SQLDatabase).raw("""
+            let updated = try await tx.sql.raw("""
                 UPDATE \(ident: Outfit.schema) SET render_status = 'ready', render_media_id = \(bind: storedID), render_claimed_at = NULL
                 WHERE id = \(bind: outfitID) AND render_status = 'pending' AND render_version = \(bind: drawnVersion)
                 RETURNING id

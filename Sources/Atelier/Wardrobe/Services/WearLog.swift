@@ -32,7 +32,7 @@ struct WearLog {
 
     @discardableResult
     static func log(_ itemIDs: [UUID], on day: LocalDay, outfitID: UUID?, ownerID: UUID, now: Date, tx: any Database) async throws -> [UUID] {
-        let sql = tx as! any SQLDatabase
+        let sql = tx.sql
         var added: [UUID] = []
         for itemID in itemIDs {
             let inserted = try await sql.raw("""
@@ -54,7 +54,7 @@ struct WearLog {
     /// Takes back the wear of `itemID` on `day`; false when there was none.
     func remove(_ itemID: UUID, on day: LocalDay) async throws -> Bool {
         try await services.writeTransaction(on: db) { tx in
-            let sql = tx as! any SQLDatabase
+            let sql = tx.sql
             let deleted = try await sql.raw("""
                 DELETE FROM \(ident: ClosetWear.schema) WHERE item_id = \(bind: itemID) AND worn_on = \(bind: day.description) RETURNING id
                 """).all()

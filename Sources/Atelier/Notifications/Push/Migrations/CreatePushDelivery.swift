@@ -34,7 +34,7 @@ struct CreatePushDelivery: AsyncMigration {
             .field("sent_at", .datetime)
             .unique(on: "device_id", "open_group")
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "notification_deliveries_user_idx").on(NotificationDelivery.schema).column("user_id").column("id").run()
         try await sql.create(index: "notification_deliveries_status_idx").on(NotificationDelivery.schema).column("status").column("updated_at").run()
         try await database.schema(NotificationPreference.schema)

@@ -21,7 +21,7 @@ struct DeliverPushJob: JobKind {
         let open = [NotificationDelivery.Status.queued, .deferred, .sending].map(\.rawValue)
         // Closing the group and counting the attempt commit before the send, so an event that
         // arrives while it is on its way starts a new push rather than vanishing into this one.
-        let closed = try await (db as! any SQLDatabase).raw("""
+        let closed = try await db.sql.raw("""
             UPDATE \(ident: NotificationDelivery.schema) SET status = \(bind: NotificationDelivery.Status.sending.rawValue), open_group = NULL,
                 attempts = attempts + 1, updated_at = \(bind: now)
             WHERE id = \(bind: payload.deliveryID) AND status IN (\(binds: open)) RETURNING id

@@ -19,12 +19,13 @@ final class PushChannels: Sendable {
             (apns, webPush, fcm, http) = (nil, nil, nil, nil)
             return
         }
-        // Parsed before the client exists: a bad key file must not leave a client running.
+        // Parsed before the client exists: a bad key file must not leave a client running. The message
+        // names the variable and the field at fault, never the file's contents (it holds a private key).
         let fcmAccount: FCMServiceAccount?
         do {
             fcmAccount = try config.fcm.serviceAccountJSON.map { try FCMServiceAccount(json: $0) }
         } catch {
-            throw ConfigError.invalid("FCM_SERVICE_ACCOUNT", FCMServiceAccount.describe(error))
+            throw ConfigError.invalid(config.fcm.sourceVariable, FCMServiceAccount.describe(error))
         }
         // Keys and roots are read before the client exists too: one that does not load stops start-up
         // without leaving a client that was never shut down.

@@ -33,7 +33,7 @@ enum PushPlanner {
             let status = deferred ? NotificationDelivery.Status.deferred : .queued
             // A burst's events join the delivery still waiting for it (one row per device and
             // open group), so they become one push.
-            let rows = try await (tx as! any SQLDatabase).raw("""
+            let rows = try await tx.sql.raw("""
                 INSERT INTO \(ident: NotificationDelivery.schema) (id, user_id, inbox_entry_id, kind, channel, device_id, status, reason, text, link,
                     critical, group_key, open_group, actor_name, event_count, deliver_at, attempts, created_at, updated_at)
                 VALUES (\(bind: id), \(bind: userID), \(bind: entry.id!), \(bind: kind.rawValue), \(bind: device.platform), \(bind: device.id!),

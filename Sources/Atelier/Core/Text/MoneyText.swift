@@ -3,7 +3,7 @@ import Foundation
 /// Money as people type and read it, in major units ("499", "499.50", "1 299,00"), to and from
 /// the stored minor units of a currency.
 enum MoneyText {
-    static func digits(_ currency: String) -> Int { CatalogVocabulary.currencies[currency.uppercased()] ?? 2 }
+    static func digits(_ currency: String) -> Int { Currencies.minorDigits[currency.uppercased()] ?? 2 }
 
     static func format(_ minor: Int, _ currency: String) -> String {
         let digits = digits(currency)

@@ -1,21 +1,29 @@
-import Vapor
+import Fluent
 import NIOConcurrencyHelpers
+import Vapor
 
 /// The long-lived pieces the domains share, built once in `configure` and reached through
-/// `app.atelier` / `req.atelier`.
+/// `app.atelier` / `req.atelier`. The floor's own (`CoreServices`) are reached through it too while the
+/// domains' services still take the whole container (issue 54 narrows them).
 public final class AtelierServices: Sendable {
-    public let config: AppConfig
-    public let clock: any AppClock
-    let secrets: Secrets
-    let accessTokens: AccessTokenIssuer
-    let rateLimiter: RateLimiter
-    let passwordHasher: PasswordHasher
+    let core: CoreServices
+    public var config: AppConfig { core.config }
+    public var clock: any AppClock { core.clock }
+    var secrets: Secrets { core.secrets }
+    var accessTokens: AccessTokenIssuer { core.accessTokens }
+    var rateLimiter: RateLimiter { core.rateLimiter }
+    var passwordHasher: PasswordHasher { core.passwordHasher }
+    var sqliteWriters: AsyncSemaphore { core.sqliteWriters }
+    var replica: ReadReplica? { core.replica }
+    var sqliteReads: SQLiteReadPool? { core.sqliteReads }
+    var sqliteWriter: SQLiteWriter? { core.sqliteWriter }
+    var draining: NIOLockedValueBox<Bool> { core.draining }
+    var publicListCache: GenerationCache<PublicListCacheMiddleware.Answer>? { core.publicListCache }
+    var writtenAnswers: WrittenAnswerCounts { core.writtenAnswers }
     let mailOutbox: MailOutbox
     let socialVerifier: SocialTokenVerifier
     let media: MediaLibrary
     let catalogCounters: CatalogCounters
-    /// One SQLite write transaction at a time (see `writeTransaction`).
-    let sqliteWriters: AsyncSemaphore
     /// Live events to open WebSockets (moments' albums, inboxes): in-process on SQLite, across
     /// instances on PostgreSQL (`cluster`).
     let live: LiveUpdates
@@ -28,8 +36,6 @@ public final class AtelierServices: Sendable {
     let liveSockets = LiveSocketRegistry()
     /// Ranked search pages for a short time; nil when `SEARCH_CACHE_SECONDS` is 0.
     let searchCache: SearchResultCache?
-    /// Signed-out answers of public catalogue reads, at most 32 MB of bodies; nil when `PUBLIC_LIST_CACHE_SECONDS` is 0.
-    let publicListCache: GenerationCache<PublicListCacheMiddleware.Answer>?
     /// What a signed-in person did with catalogue things, as the domains above the catalogue keep it.
     let catalogViewerParts = CatalogViewer.Parts(
         products: [DiscoveryViewerParts.likes, DiscoveryViewerParts.boards, CartViewerPart.quantities],
@@ -49,52 +55,28 @@ public final class AtelierServices: Sendable {
     let recurringJobs = ScheduledWork.recurring
     /// Wakes the job runner when a job is committed to run now.
     let jobsWaiting = WakeSignal()
-    /// The read replica, when `DATABASE_READ_URL` names one (PostgreSQL only).
-    let replica: ReadReplica?
-    /// On a SQLite file, the connections read-only requests read from (`Request.reading`).
-    let sqliteReads: SQLiteReadPool?
-    /// On a SQLite file, the connection like batches are written on (`LikeGroupCommit`).
-    let sqliteWriter: SQLiteWriter?
-    /// Set on SIGTERM: `/health/ready` answers 503 from then on.
-    let draining = NIOLockedValueBox(false)
     /// The push channels (APNs, FCM, Web Push) this instance sends through.
     let push: PushChannels
-    /// Tagged answers taken as written or read back from their stream (`ConditionalGETMiddleware`).
-    let writtenAnswers = WrittenAnswerCounts()
 
-    init(
-        config: AppConfig, clock: any AppClock, secrets: Secrets, accessTokens: AccessTokenIssuer,
-        rateLimiter: RateLimiter, passwordHasher: PasswordHasher, mailOutbox: MailOutbox,
-        socialVerifier: SocialTokenVerifier, media: MediaLibrary, catalogCounters: CatalogCounters, push: PushChannels
-    ) {
+    init(core: CoreServices, mailOutbox: MailOutbox, socialVerifier: SocialTokenVerifier, media: MediaLibrary, catalogCounters: CatalogCounters, push: PushChannels) {
+        self.core = core
+        let config = core.config
         self.push = push
-        self.config = config
-        replica = if case .postgres = config.database, config.databaseReadURL != nil { ReadReplica(clock: clock) } else { nil }
-        let writers = AsyncSemaphore(permits: 1)
-        sqliteWriters = writers
-        if case .sqliteFile(let path) = config.database {
-            sqliteReads = SQLiteReadPool(path: path, size: config.databasePoolSize)
-            sqliteWriter = SQLiteWriter(path: path, turn: writers)
-        } else {
-            sqliteReads = nil
-            sqliteWriter = nil
-        }
         let hub = LiveHub()
-        cluster = ClusterBus.make(config: config, hub: hub, clock: clock)
+        cluster = ClusterBus.make(config: config, hub: hub, clock: core.clock)
         live = LiveUpdates(hub: hub, bus: cluster)
-        self.clock = clock
-        self.secrets = secrets
-        self.accessTokens = accessTokens
-        self.rateLimiter = rateLimiter
-        self.passwordHasher = passwordHasher
         self.mailOutbox = mailOutbox
         self.socialVerifier = socialVerifier
         self.media = media
         self.catalogCounters = catalogCounters
         payments = config.stripe.isConfigured ? StripePayments(settings: config.stripe) : nil
         searchCache = config.searchCacheSeconds > 0 ? SearchResultCache(lifetime: TimeInterval(config.searchCacheSeconds)) : nil
-        publicListCache = config.publicListCacheSeconds > 0
-            ? GenerationCache(lifetime: TimeInterval(config.publicListCacheSeconds), capacity: 32 << 20) { $0.body.readableBytes } : nil
+    }
+
+    func writeTransaction<T: Sendable>(
+        on db: any Database, beginsWithWrite: Bool = false, _ body: @escaping @Sendable (any Database) async throws -> T
+    ) async throws -> T {
+        try await core.writeTransaction(on: db, beginsWithWrite: beginsWithWrite, body)
     }
 
     /// Called after every committed catalogue write that can change search results: this

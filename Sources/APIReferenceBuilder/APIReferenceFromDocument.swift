@@ -1,85 +1,10 @@
+import APIReference
 import Foundation
 import OpenAPIKit
 
-/// What `/api/docs` shows of openapi.yaml: the operations grouped by tag, each with what a client
-/// sends, what it gets back and who may call it. Built once from the decoded document.
-struct APIReference: Sendable {
-    struct Parameter: Encodable, Sendable {
-        var name: String
-        var location: String
-        var required: Bool
-        var type: String
-        var description: String?
-    }
-
-    struct Body: Encodable, Sendable {
-        var contentType: String
-        var type: String?
-        /// Pretty JSON for JSON bodies, escaped for HTML already (the template writes it as is).
-        var example: String?
-    }
-
-    struct Response: Encodable, Sendable {
-        var status: String
-        var description: String
-        var contentType: String?
-        /// As `Body.example`.
-        var example: String?
-        /// An error answered as RFC 9457 problem+json.
-        var isProblem: Bool
-    }
-
-    struct Operation: Encodable, Sendable {
-        var anchor: String
-        var method: String
-        var path: String
-        var tag: String
-        var summary: String
-        var description: String?
-        var operationId: String?
-        var deprecated: Bool
-        var access: String
-        var accessNote: String?
-        var parameters: [Parameter]
-        var bodyRequired: Bool
-        var bodyDescription: String?
-        var bodies: [Body]
-        var responses: [Response]
-        /// Lower-cased words the search matches against, on the server and in api-docs.js.
-        var searchText: String
-
-        func matches(_ words: [String]) -> Bool { words.allSatisfy { searchText.contains($0) } }
-    }
-
-    struct Group: Encodable, Sendable {
-        var tag: String
-        var anchor: String
-        var description: String?
-        var operations: [Operation]
-    }
-
-    var title: String
-    var version: String
-    var description: String?
-    var serverURL: String
-    var groups: [Group]
-
-    var operationCount: Int { groups.reduce(0) { $0 + $1.operations.count } }
-
-    /// The groups with only the operations that contain every word of `query`; empty groups dropped.
-    func filtered(by query: String) -> [Group] {
-        let words = query.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
-        guard !words.isEmpty else { return groups }
-        return groups.compactMap { group in
-            var kept = group
-            kept.operations = group.operations.filter { $0.matches(words) }
-            return kept.operations.isEmpty ? nil : kept
-        }
-    }
-}
-
 extension APIReference {
-    init(document: OpenAPI.Document) {
+    /// The reference of a decoded document.
+    public init(document: OpenAPI.Document) {
         let components = document.components
         let describer = SchemaDescriber(components: components)
         let examples = SchemaExample(components: components)

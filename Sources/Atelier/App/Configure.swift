@@ -12,6 +12,7 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
     app.routes.defaultMaxBodySize = "64kb"
     app.logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
 
+    SearchSQLFunctions.register()  // before the first SQLite connection opens
     try DatabaseSetup.configure(app, config: config)
     Migrations.register(app)
 
@@ -25,16 +26,20 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
         case .smtp: SMTPMailer(settings: config.smtp, group: app.eventLoopGroup, logger: app.logger)
         }
     }()
-    app.atelier = AtelierServices(
+    app.core = CoreServices(
         config: config, clock: clock, secrets: secrets,
         accessTokens: await AccessTokenIssuer(secret: secrets.tokenSigningKey, clock: clock),
         rateLimiter: RateLimiter(clock: clock, database: app.db),
         passwordHasher: try PasswordHasher(cost: config.passwordHashCost),
+        lastWrite: ReadReplica.lastWriteOfCaller)
+    app.atelier = AtelierServices(
+        core: app.core,
         mailOutbox: MailOutbox(mailer: chosenMailer, clock: clock),
         socialVerifier: SocialTokenVerifier(config: config, clock: clock),
         media: try MediaSetup.library(app, config: config, secrets: secrets),
         catalogCounters: CatalogCounters(clock: clock),
         push: try PushChannels(config: config, clock: clock))
+    app.webSignInSteps.add(WebCart.moveSignedOutCart)
     app.lifecycle.use(PushChannels.Shutdown())
     app.lifecycle.use(ClusterBus.Shutdown())  // stops listening after the drain and the background loops
 
@@ -63,14 +68,26 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
     AppLinkRoutes.register(app)
 
     if let s3 = app.atelier.media.store as? S3MediaStore { try await s3.createBucketIfMissing() }
-    app.lifecycle.use(OwnedThreadsShutdown())
+    let media = app.atelier.media
+    app.lifecycle.use(OwnedThreadsShutdown {
+        await media.imageWorkers.shutdown()
+        await media.fileWorkers.shutdown()
+    })
     if config.runsBackgroundWorkers { app.lifecycle.use(BackgroundWorkers()) }
-    app.lifecycle.use(RequestDrain())  // last: its shutdown runs first (see RequestDrain)
+    app.lifecycle.use(RequestDrain.closingLiveSockets(of: app))  // last: its shutdown runs first (see RequestDrain)
     try await MigrationLock.run(config: config, logger: app.logger) {
         try await DatabaseSetup.prepareSchema(app, config: config)
         try await app.autoMigrate()
     }
     try await ClusterBus.startIfConfigured(app)  // after the migrations: it reads live_events
+}
+
+extension RequestDrain {
+    /// The drain SIGTERM runs first: it closes the open live WebSockets as the server drains.
+    static func closingLiveSockets(of app: Application) -> RequestDrain {
+        let liveSockets = app.atelier.liveSockets
+        return RequestDrain { await liveSockets.closeAll() }
+    }
 }
 
 /// Every domain's migrations, in dependency order.
