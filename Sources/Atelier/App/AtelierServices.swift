@@ -20,6 +20,22 @@ public final class AtelierServices: Sendable {
     var draining: NIOLockedValueBox<Bool> { core.draining }
     var publicListCache: GenerationCache<PublicListCacheMiddleware.Answer>? { core.publicListCache }
     var writtenAnswers: WrittenAnswerCounts { core.writtenAnswers }
+    /// Who may see a private medium attached to a post, a moment photo (the owning domains register).
+    let mediaOwners = MediaOwnerAccess()
+    /// Reportable things of the domains above Social (magazine comments, reviews; they register).
+    let moderationTargets = ModerationTargets()
+    /// Which live channels a person may listen to and whose events they do not see (the domains register).
+    let liveAccess = LiveChannelAccess()
+    /// Whose inbox entries are hidden and how actors are drawn (Social registers).
+    let inboxPeople = InboxPeople()
+    /// What each domain does when an account is deleted or exported (the domains register).
+    let accountParts = AccountParts()
+    /// The threads long file work runs on (zips: exports, album downloads).
+    var fileWorkers: WorkerThreads { media.fileWorkers }
+    /// Where discovery's shopping preferences come from (the wardrobe registers).
+    let shoppingPreferences = ShoppingPreferenceSource()
+    /// Discovery's search rows and feed order, kept by the catalogue's writes.
+    let catalogIndexing: any CatalogIndexing
     let mailOutbox: MailOutbox
     let socialVerifier: SocialTokenVerifier
     let media: MediaLibrary
@@ -66,6 +82,7 @@ public final class AtelierServices: Sendable {
         cluster = ClusterBus.make(config: config, hub: hub, clock: core.clock)
         live = LiveUpdates(hub: hub, bus: cluster)
         self.mailOutbox = mailOutbox
+        catalogIndexing = SearchCatalogIndexing(feedSpreadHours: config.feedSpreadHours)
         self.socialVerifier = socialVerifier
         self.media = media
         self.catalogCounters = catalogCounters

@@ -39,7 +39,7 @@ public func configure(_ app: Application, config: AppConfig, clock: any AppClock
         media: try MediaSetup.library(app, config: config, secrets: secrets),
         catalogCounters: CatalogCounters(clock: clock),
         push: try PushChannels(config: config, clock: clock))
-    app.webSignInSteps.add(WebCart.moveSignedOutCart)
+    DomainHooks.register(app)
     app.lifecycle.use(PushChannels.Shutdown())
     app.lifecycle.use(ClusterBus.Shutdown())  // stops listening after the drain and the background loops
 

@@ -38,7 +38,7 @@ struct SeedDemoCommand: AsyncCommand {
             try await mihai.save(on: app.db)
         }
         let products = try await CatalogDemoSeed(app: app).run(owner: ana, others: sara, console: context.console)
-        let drinks = try await CommerceDemoSeed(app: app).run(fashionOwner: ana)
+        let drinks = try await CommerceDemoSeed(app: app, password: Self.demoPassword).run(fashionOwner: ana)
         let issues = try await MagazineDemoSeed(app: app).run()
         let closet = try await WardrobeDemoSeed(app: app).run(shopper: sara)
         context.console.success(

@@ -11,7 +11,7 @@ extension APIHandler {
             .init(
                 email: body.email, password: body.password, displayName: body.displayName, username: body.username,
                 timeZone: body.timeZone, locale: body.locale,
-                joining: body.inviteToken.map { InviteLinkService.joining($0, services: services) }),
+                joining: body.inviteToken.map { services.accountParts.joining(invite: $0) }),
             clientAddress: req.clientAddress)
         return .created(.init(body: .json(.init(user, session))))
     }
@@ -60,7 +60,7 @@ extension APIHandler {
         let result = try await SocialSignInService(db: req.db, services: services)
             .signIn(provider: provider, idToken: body.idToken, nonce: body.nonce, displayName: body.displayName)
         if let picture = result.providerPicture {
-            await ProviderPictureImport(db: req.db, services: services, logger: req.logger).importPicture(from: picture, for: result.user)
+            await services.accountParts.importProviderPicture(from: picture, for: result.user, on: req.db, logger: req.logger)
         }
         let session = Components.Schemas.AuthSession(result.user, result.session)
         return result.created ? .created(.init(body: .json(session))) : .ok(.init(body: .json(session)))

@@ -45,18 +45,23 @@ struct AccountExport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        let social = try await SocialExport(db: db, services: services).collect(for: userID, encoder: encoder)
-        let wardrobe = try await WardrobeExport(db: db).collect(for: userID, encoder: encoder)
-        let files: [(String, Data)] = [
+        var collected: [(String, Data)] = [
             ("profile.json", try encoder.encode(profile)),
             ("sessions.json", try encoder.encode(sessions)),
             ("devices.json", try encoder.encode(devices)),
             ("linked-accounts.json", try encoder.encode(identities)),
-        ] + social.files + wardrobe.files
+        ]
+        var photos: [AccountParts.ExportedPhoto] = []
+        for part in services.accountParts.exportParts {
+            let exported = try await part(userID, encoder, db)
+            collected += exported.files
+            photos += exported.photos
+        }
+        let files = collected
 
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("atelier-export-\(UUID().uuidString).zip")
         // Zipped on the media library's file workers: an export of many photos takes a while.
-        let archive = try ArchiveOnWorkers(creating: url, on: services.media.fileWorkers)
+        let archive = try ArchiveOnWorkers(creating: url, on: services.fileWorkers)
         try await archive.run { archive in
             for (name, data) in files {
                 try archive.addEntry(
@@ -67,22 +72,15 @@ struct AccountExport {
                 }
             }
         }
-        for photo in social.photos + wardrobe.photos { try await addPhoto(photo, to: archive) }
+        for photo in photos { try await addPhoto(photo, to: archive) }
         return url
     }
 
     /// Copies an original from the media store through a scratch file, never whole in memory.
-    private func addPhoto(_ photo: SocialExport.Photo, to archive: ArchiveOnWorkers) async throws {
+    private func addPhoto(_ photo: AccountParts.ExportedPhoto, to archive: ArchiveOnWorkers) async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("atelier-export-photo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        guard FileManager.default.createFile(atPath: scratch.path, contents: nil) else {
-            throw MediaStoreUnavailable(what: "The export's scratch folder", cause: "could not create \(scratch.path)")
-        }
-        let output = try FileHandle(forWritingTo: scratch)
-        for try await var chunk in try await services.media.store.contents(key: photo.key) {
-            try output.write(contentsOf: chunk.readBytes(length: chunk.readableBytes) ?? [])
-        }
-        try output.close()
+        try await services.accountParts.copyOriginal(photo.key, to: scratch)
         let name = "atelier-export/\(photo.path)"
         try await archive.run { archive in
             let input = try FileHandle(forReadingFrom: scratch)

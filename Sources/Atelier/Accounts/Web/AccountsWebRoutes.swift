@@ -11,7 +11,7 @@ enum AccountsWebRoutes {
         }
         web.post("signin", use: signIn)
         web.post("signout") { req -> Response in
-            try await NotificationSettingsWebRoutes.forgetSubscription(of: req)
+            for step in req.application.webAccountParts.signOutSteps { try await step(req) }
             req.signOutWebSession()
             return redirect(req, to: "/", flash: ("success", "You are signed out."))
         }
@@ -41,7 +41,7 @@ enum AccountsWebRoutes {
             let (user, _) = try await AccountService(db: req.db, services: req.atelier).signUp(
                 .init(
                     email: form.email ?? "", password: form.password ?? "", displayName: form.displayName ?? "",
-                    joining: inviteToken.map { InviteLinkService.joining($0, services: req.atelier) }),
+                    joining: inviteToken.map { req.atelier.accountParts.joining(invite: $0) }),
                 clientAddress: req.clientAddress)
             try await req.signInWebSession(user)
             return redirect(req, to: "/", flash: ("success", "Welcome to Atelier, \(user.displayName)."))

@@ -39,8 +39,8 @@ enum AdminUsersPages {
     }
 
     static func change(_ req: Request) async throws -> Response {
-        try await AdminCatalogPages.act(req, back: "/admin/users") { admin in
-            guard let user = try await User.find(try AdminCatalogPages.id(req), on: req.db) else { throw Problem.notFound("account") }
+        try await AdminActions.act(req, back: "/admin/users") { admin in
+            guard let user = try await User.find(try AdminActions.id(req), on: req.db) else { throw Problem.notFound("account") }
             let service = AdminUserService(db: req.db, services: req.atelier)
             switch req.parameters.get("action") {
             case "suspend": _ = try await service.update(user, suspended: true, isEditor: nil, isAdmin: nil, by: admin)

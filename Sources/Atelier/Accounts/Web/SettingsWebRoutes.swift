@@ -14,7 +14,6 @@ enum SettingsWebRoutes {
             try await AccountsWebRoutes.render(req, "accounts/delete-account", title: "Delete account")
         }
         signedIn.post("settings", "delete", use: deleteAccount)
-        NotificationSettingsWebRoutes.register(web)
     }
 
     static let timeZones: FormValue = .list(AccountRules.timeZoneIdentifiers)
@@ -34,7 +33,11 @@ enum SettingsWebRoutes {
         formError: String? = nil, notificationValues: [String: FormValue] = [:]
     ) async throws -> Response {
         let user = try req.requireWebUser()
-        var extra = try await NotificationSettingsWebRoutes.pageValues(req, user).merging(notificationValues) { $1 }
+        var extra: [String: FormValue] = [:]
+        for section in req.application.webAccountParts.settingsSections {
+            extra.merge(try await section(req, user)) { $1 }
+        }
+        extra.merge(notificationValues) { $1 }
         extra["timeZones"] = timeZones
         return try await AccountsWebRoutes.render(
             req, "accounts/settings", title: "Settings", status: status, values: values ?? currentValues(user),

@@ -9,22 +9,32 @@ extension WebUser {
     }
 }
 
-/// What other domains do when a browser's visitor signs in, registered at start-up by the composition
-/// root (the cart moves what was put in it while signed out into the account's cart). A step that throws
-/// fails the sign-in's response; the session is already signed in by then.
-struct WebSignInSteps: Sendable {
-    typealias Step = @Sendable (Request, User) async throws -> Void
-    private(set) var steps: [Step] = []
+/// What other domains add to the web's account pages, registered at start-up by the composition root:
+/// steps when a browser's visitor signs in (the cart moves what was put in it while signed out into the
+/// account's cart) or out (this browser's push subscription is forgotten), and sections of the settings
+/// page (notification preferences). A step that throws fails the response; a sign-in is already
+/// signed in by then.
+struct WebAccountParts: Sendable {
+    typealias SignInStep = @Sendable (Request, User) async throws -> Void
+    typealias SignOutStep = @Sendable (Request) async throws -> Void
+    /// Values a settings section's template reads.
+    typealias SettingsSection = @Sendable (Request, User) async throws -> [String: FormValue]
 
-    mutating func add(_ step: @escaping Step) { steps.append(step) }
+    private(set) var signInSteps: [SignInStep] = []
+    private(set) var signOutSteps: [SignOutStep] = []
+    private(set) var settingsSections: [SettingsSection] = []
+
+    mutating func onSignIn(_ step: @escaping SignInStep) { signInSteps.append(step) }
+    mutating func onSignOut(_ step: @escaping SignOutStep) { signOutSteps.append(step) }
+    mutating func addSettingsSection(_ section: @escaping SettingsSection) { settingsSections.append(section) }
 }
 
 extension Application {
-    private struct WebSignInStepsKey: StorageKey { typealias Value = WebSignInSteps }
+    private struct WebAccountPartsKey: StorageKey { typealias Value = WebAccountParts }
 
-    var webSignInSteps: WebSignInSteps {
-        get { storage[WebSignInStepsKey.self] ?? WebSignInSteps() }
-        set { storage[WebSignInStepsKey.self] = newValue }
+    var webAccountParts: WebAccountParts {
+        get { storage[WebAccountPartsKey.self] ?? WebAccountParts() }
+        set { storage[WebAccountPartsKey.self] = newValue }
     }
 }
 
@@ -46,7 +56,7 @@ extension Request {
         session.data["at"] = String(atelier.clock.now().timeIntervalSince1970)
         session.data["csrf"] = TokenHash.randomToken()
         webSessionUser = user
-        for step in application.webSignInSteps.steps { try await step(self, user) }
+        for step in application.webAccountParts.signInSteps { try await step(self, user) }
     }
 
     /// Forgets the user but keeps the (now anonymous) session, so the next page can still show

@@ -54,7 +54,7 @@ struct BrandService {
         try await setLogo(logoID, of: brand, by: user)
         try await services.writeTransaction(on: db) { [brand, renamed] tx in
             try await brand.save(on: tx)
-            if renamed { try await SearchIndex(db: tx).refresh(.brand(brand.requireID())) }
+            if renamed { try await services.catalogIndexing.refresh(.brand(brand.requireID()), in: tx) }
         }
         await services.catalogChanged()
         return brand

@@ -119,7 +119,7 @@ struct CategoryService {
                 try await picture.save(on: tx)
             }
             try await category.save(on: tx)
-            if renamed { try await SearchIndex(db: tx).refresh(.categorySubtree(path: category.path)) }
+            if renamed { try await services.catalogIndexing.refresh(.categorySubtree(path: category.path), in: tx) }
         }
         await services.catalogChanged()
         return category
@@ -147,7 +147,7 @@ struct CategoryService {
                 SET path = \(bind: newPath) || substr(path, CAST(\(bind: oldPath.count + 1) AS INTEGER)), depth = depth + CAST(\(bind: depthDelta) AS INTEGER)
                 WHERE path >= \(bind: oldPath) AND path < \(bind: Category.subtreeEnd(oldPath))
                 """).run()
-            try await SearchIndex(db: tx).refresh(.categorySubtree(path: newPath))
+            try await services.catalogIndexing.refresh(.categorySubtree(path: newPath), in: tx)
         }
         await services.catalogChanged()
         return try await find(category.requireID())
@@ -165,7 +165,7 @@ struct CategoryService {
         try await services.writeTransaction(on: db) { tx in
             try await Product.query(on: tx).filter(\.$categoryID == source.requireID()).set(\.$categoryID, to: target.requireID()).update()
             try await source.delete(on: tx)
-            try await SearchIndex(db: tx).refresh(.categorySubtree(path: target.path))
+            try await services.catalogIndexing.refresh(.categorySubtree(path: target.path), in: tx)
         }
         await services.catalogChanged()
         return target

@@ -23,14 +23,14 @@ struct ProductService {
         product.reviewCount = 0
         product.ratingSum = 0
         product.createdAt = now
-        product.feedSortKey = try await FeedSortKey(db: db, spreadHours: services.config.feedSpreadHours).draw(storeID: storeID, at: now)
+        product.feedSortKey = try await services.catalogIndexing.feedSortKey(forNewProductIn: storeID, at: now, on: db)
         apply(draft, to: product)
         product.status = draft.status.rawValue
         try await services.writeTransaction(on: db) { tx in
             try await product.create(on: tx)
             try await replaceVariants(of: product, with: draft.variants, on: tx)
             try await replacePhotos(of: product, with: draft.photoIDs, on: tx)
-            try await SearchIndex(db: tx).refresh(.products([product.requireID()]))
+            try await services.catalogIndexing.refresh(.products([product.requireID()]), in: tx)
             if product.isActive { try await Self.bumpActiveCount(storeID, by: 1, on: tx) }
         }
         await services.catalogChanged()
@@ -47,7 +47,7 @@ struct ProductService {
             try await product.save(on: tx)
             try await replaceVariants(of: product, with: draft.variants, on: tx)
             try await replacePhotos(of: product, with: draft.photoIDs, on: tx)
-            try await SearchIndex(db: tx).refresh(.products([product.requireID()]))
+            try await services.catalogIndexing.refresh(.products([product.requireID()]), in: tx)
         }
         await services.catalogChanged()
         try await deleteMedia(dropped)
@@ -84,7 +84,7 @@ struct ProductService {
         let productID = try product.requireID()
         let photos = try await photoIDs(of: product)
         try await services.writeTransaction(on: db) { tx in
-            try await SearchIndex(db: tx).remove(productID)
+            try await services.catalogIndexing.refresh(.productRemoved(productID), in: tx)
             let deleted = try await tx.sql.raw("""
                 DELETE FROM \(ident: Product.schema) WHERE id = \(bind: productID) RETURNING status
                 """).all()

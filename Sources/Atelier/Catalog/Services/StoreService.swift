@@ -160,7 +160,7 @@ struct StoreService {
         store.updatedAt = now
         try await services.writeTransaction(on: db) { [store] tx in
             try await store.save(on: tx)
-            if renamed { try await SearchIndex(db: tx).refresh(.store(store.requireID())) }
+            if renamed { try await services.catalogIndexing.refresh(.store(store.requireID()), in: tx) }
             let ids = [update.logoID, update.coverID].compactMap { $0 }
             if !ids.isEmpty {
                 try await Media.query(on: tx).filter(\.$id ~~ ids).set(\.$ownerType, to: "store").set(\.$ownerID, to: store.id)

@@ -2,30 +2,29 @@ import Fluent
 import OpenAPIRuntime
 import Vapor
 
-/// `/admin`: brands (with approval of proposals), the category tree, stores; users are in
-/// `AdminUsersPages`. Every action redirects back with a message; refusals are shown the same way.
+/// `/admin`'s catalogue pages: brands (with approval of proposals), the category tree, stores, on the
+/// admin group the shell gives (`AdminShell`). Every action redirects back with a message; refusals
+/// are shown the same way.
 enum AdminCatalogPages {
-    static func register(_ web: any RoutesBuilder) {
-        let admin = web.grouped("admin").grouped(RequireWebUser(), RequireWebAdmin())
-        admin.get { req in try await req.renderPage("admin/index", Simple(page: PageContext(req, title: "Admin"))) }
+    static func register(_ admin: any RoutesBuilder) {
         admin.get("brands", use: brands)
-        admin.post("brands") { req in try await act(req, back: "/admin/brands") { user in
+        admin.post("brands") { req in try await AdminActions.act(req, back: "/admin/brands") { user in
             _ = try await BrandService(db: req.db, services: req.atelier).create(
                 name: try req.content.get(String.self, at: "name"), logoID: nil, status: .approved, proposedBy: nil, by: user)
             return "Brand added."
         } }
-        admin.post("brands", ":id", "approve") { req in try await act(req, back: "/admin/brands") { _ in
+        admin.post("brands", ":id", "approve") { req in try await AdminActions.act(req, back: "/admin/brands") { _ in
             let service = BrandService(db: req.db, services: req.atelier)
-            let brand = try await service.approve(try await service.find(try id(req)))
+            let brand = try await service.approve(try await service.find(try AdminActions.id(req)))
             return "\(brand.name) is approved."
         } }
-        admin.post("brands", ":id", "rename") { req in try await act(req, back: "/admin/brands") { user in
+        admin.post("brands", ":id", "rename") { req in try await AdminActions.act(req, back: "/admin/brands") { user in
             let service = BrandService(db: req.db, services: req.atelier)
-            _ = try await service.update(try await service.find(try id(req)), name: try req.content.get(String.self, at: "name"), logoID: nil, by: user)
+            _ = try await service.update(try await service.find(try AdminActions.id(req)), name: try req.content.get(String.self, at: "name"), logoID: nil, by: user)
             return "Brand renamed."
         } }
         admin.get("categories", use: categories)
-        admin.post("categories") { req in try await act(req, back: "/admin/categories") { _ in
+        admin.post("categories") { req in try await AdminActions.act(req, back: "/admin/categories") { _ in
             let parent = (try? req.content.get(String.self, at: "parentId")).flatMap(UUID.init(uuidString:))
             _ = try await CategoryService(db: req.db, services: req.atelier).create(
                 name: try req.content.get(String.self, at: "name"), gender: try req.content.get(String.self, at: "gender"), parentID: parent)
@@ -33,7 +32,7 @@ enum AdminCatalogPages {
         } }
         admin.post("categories", ":id", ":action", use: categoryAction)
         admin.get("stores", use: stores)
-        admin.post("stores") { req in try await act(req, back: "/admin/stores") { _ in
+        admin.post("stores") { req in try await AdminActions.act(req, back: "/admin/stores") { _ in
             struct Form: Content { var name: String; var street: String; var postalCode: String?; var city: String; var lat: String; var lng: String; var ownerEmail: String? }
             let form = try req.content.decode(Form.self)
             guard let lat = Double(form.lat), let lng = Double(form.lng) else { throw Problem.invalid("location", "needs numbers for latitude and longitude") }
@@ -43,23 +42,6 @@ enum AdminCatalogPages {
             return "\(store.name) was created."
         } }
         admin.post("stores", ":id", ":action", use: storeAction)
-        AdminUsersPages.register(admin)
-        AdminJobsPages.register(admin)
-        ModerationWebPages.register(admin)
-    }
-
-    struct Simple: WebPageContext {
-        var page: PageContext
-    }
-
-    static func id(_ req: Request) throws -> UUID {
-        guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound() }
-        return id
-    }
-
-    /// Runs an admin action and goes back with its message (or the refusal) as a flash.
-    static func act(_ req: Request, back: String, _ action: (User) async throws -> String) async throws -> Response {
-        try await req.formAction(redirectTo: back) { try await action(try req.requireWebUser()) }
     }
 
     struct BrandsPage: WebPageContext {
@@ -115,9 +97,9 @@ enum AdminCatalogPages {
     }
 
     static func categoryAction(_ req: Request) async throws -> Response {
-        try await act(req, back: "/admin/categories") { _ in
+        try await AdminActions.act(req, back: "/admin/categories") { _ in
             let service = CategoryService(db: req.db, services: req.atelier)
-            let category = try await service.find(try id(req))
+            let category = try await service.find(try AdminActions.id(req))
             switch req.parameters.get("action") {
             case "rename":
                 _ = try await service.update(category, name: try req.content.get(String.self, at: "name"), gender: nil)
@@ -177,8 +159,8 @@ enum AdminCatalogPages {
     }
 
     static func storeAction(_ req: Request) async throws -> Response {
-        try await act(req, back: "/admin/stores") { user in
-            guard let store = try await Store.find(try id(req), on: req.db) else { throw Problem.notFound("store") }
+        try await AdminActions.act(req, back: "/admin/stores") { user in
+            guard let store = try await Store.find(try AdminActions.id(req), on: req.db) else { throw Problem.notFound("store") }
             let service = StoreService(db: req.db, services: req.atelier)
             switch req.parameters.get("action") {
             case "suspend":
@@ -198,13 +180,5 @@ enum AdminCatalogPages {
                 throw Problem.notFound()
             }
         }
-    }
-}
-
-/// Admin pages answer 404 to everyone else, so they do not advertise themselves.
-struct RequireWebAdmin: AsyncMiddleware {
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        guard request.webSessionUser?.isAdmin == true else { throw Problem.notFound("page") }
-        return try await next.respond(to: request)
     }
 }

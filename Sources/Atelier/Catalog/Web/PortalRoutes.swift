@@ -2,9 +2,12 @@ import Fluent
 import Vapor
 
 /// The store portal: pick a store, its products in two tabs, quick activate/deactivate and delete.
-/// The product form, the store pages (profile, staff, stats) and import live in their own files.
+/// The product form, the store pages (profile, staff, stats) and import live in their own files; the
+/// domains above the catalogue add their pages to the store's group it returns (the composition root
+/// registers them: orders, shop, selling).
 enum PortalRoutes {
-    static func register(_ web: any RoutesBuilder) {
+    @discardableResult
+    static func register(_ web: any RoutesBuilder) -> any RoutesBuilder {
         let portal = web.grouped("portal").grouped(RequireWebUser())
         portal.get(use: picker)
         let store = portal.grouped("stores", ":storeID")
@@ -17,9 +20,7 @@ enum PortalRoutes {
         PortalProductForm.register(store)
         PortalStorePages.register(store)
         PortalImportPage.register(store)
-        PortalOrderPages.register(store)
-        PortalShopPages.register(store)
-        PortalSellingPage.register(store)
+        return store
     }
 
     /// What every portal page shows: the store, the caller's role, the other stores to switch to.

@@ -35,16 +35,16 @@ enum StoreApplicationPages {
         let admin = web.grouped("admin").grouped(RequireWebUser(), RequireWebAdmin())
         admin.get("store-applications", use: adminPage)
         admin.post("store-applications", ":id", "approve") { req in
-            try await AdminCatalogPages.act(req, back: "/admin/store-applications") { admin in
-                let (_, store) = try await StoreApplicationService(db: req.db, services: req.atelier).approve(try AdminCatalogPages.id(req), by: admin)
+            try await AdminActions.act(req, back: "/admin/store-applications") { admin in
+                let (_, store) = try await StoreApplicationService(db: req.db, services: req.atelier).approve(try AdminActions.id(req), by: admin)
                 return "\(store.name) is open; its applicant owns it."
             }
         }
         admin.post("store-applications", ":id", "decline") { req in
-            try await AdminCatalogPages.act(req, back: "/admin/store-applications") { admin in
+            try await AdminActions.act(req, back: "/admin/store-applications") { admin in
                 let reason = (try? req.content.get(String.self, at: "reason")) ?? ""
                 let application = try await StoreApplicationService(db: req.db, services: req.atelier)
-                    .decline(try AdminCatalogPages.id(req), reason: reason, by: admin)
+                    .decline(try AdminActions.id(req), reason: reason, by: admin)
                 return "The application for \(application.name) is declined."
             }
         }

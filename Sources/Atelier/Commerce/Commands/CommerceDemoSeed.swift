@@ -8,6 +8,8 @@ import Vapor
 /// Runs once (skipped when the wholesaler exists).
 struct CommerceDemoSeed {
     let app: Application
+    /// The demo accounts' password (the seed command's).
+    let password: String
 
     static let wholesalerSlug = "hamnens-dryckesgrossist"
     static let ownerEmail = "erik@demo.atelier.test"
@@ -92,7 +94,7 @@ struct CommerceDemoSeed {
     private func demoAccount(_ email: String, name: String) async throws -> User {
         if let user = try await User.query(on: app.db).filter(\.$email == email).first() { return user }
         let (user, _) = try await AccountService(db: app.db, services: app.atelier).signUp(
-            .init(email: email, password: SeedDemoCommand.demoPassword, displayName: name, timeZone: "Europe/Stockholm"), clientAddress: "seed")
+            .init(email: email, password: password, displayName: name, timeZone: "Europe/Stockholm"), clientAddress: "seed")
         user.homeCity = "Gothenburg"
         user.birthDate = "1985-05-01"
         user.emailVerifiedAt = app.atelier.clock.now()

@@ -26,7 +26,7 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         let visibility = try await req.storeVisibility(for: user)
         let (filters, page) = try await req.reading { db in
-            let filters = try await FeedFilters.resolve(kind, for: user, overriding: overrides, db: db)
+            let filters = try await FeedFilters.resolve(kind, for: user, overriding: overrides, preferences: services.shoppingPreferences, db: db)
             let page = try await FeedService(db: db, services: services)
                 .page(kind, for: user, filters: filters, asOf: asOf, cursor: cursor, limit: limit, visibility: visibility)
             return (filters, page)

@@ -19,7 +19,7 @@ extension APIHandler {
         query.near = SearchParameters.near(lat: q.lat, lng: q.lng, radiusKm: q.radiusKm, into: &errors)
         try errors.throwIfAny()
         let caller = try await req.optionalCaller()
-        let preferences = try await ShoppingPreferences.applying(for: caller?.user.id, requested: q.preferences, db: req.db)
+        let preferences = try await services.shoppingPreferences.applying(for: caller?.user.id, requested: q.preferences, db: req.db)
         let applied = preferences?.fill(&query) ?? []
         let visibility = try await req.storeVisibility(for: caller?.user)
         let results = try await req.reading { db in

@@ -33,10 +33,12 @@ struct FeedFilters: Sendable, Equatable {
 
     /// The user's saved filters with the request's overrides applied, and for the discover feed the
     /// shopping preferences when they apply; bad overrides are a 422 naming each one.
-    static func resolve(_ kind: FeedService.Kind, for user: User, overriding o: Overrides, db: any Database) async throws -> FeedFilters {
+    static func resolve(
+        _ kind: FeedService.Kind, for user: User, overriding o: Overrides, preferences: ShoppingPreferenceSource, db: any Database
+    ) async throws -> FeedFilters {
         var filters = try resolve(for: user, overriding: o)
         if kind == .discover {
-            filters.shopping = try await ShoppingPreferences.applying(for: user.requireID(), requested: o.preferences, db: db)
+            filters.shopping = try await preferences.applying(for: user.requireID(), requested: o.preferences, db: db)
         }
         return filters
     }

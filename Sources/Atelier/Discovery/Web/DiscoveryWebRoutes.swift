@@ -75,7 +75,8 @@ enum DiscoveryWebRoutes {
         let visibility = try await req.storeVisibility(for: user)
         do {
             (filters, page) = try await req.reading { db in
-                let filters = try await FeedFilters.resolve(kind, for: user, overriding: .init(preferences: preferences), db: db)
+                let filters = try await FeedFilters.resolve(
+                    kind, for: user, overriding: .init(preferences: preferences), preferences: req.atelier.shoppingPreferences, db: db)
                 return (filters, try await FeedService(db: db, services: req.atelier)
                     .page(kind, for: user, filters: filters, asOf: nil, cursor: cursor, limit: 24, visibility: visibility))
             }

@@ -67,7 +67,7 @@ enum SearchPage {
         let user = req.webSessionUser
         let choice = user == nil ? nil : req.query[String.self, at: "preferences"].map { $0 == "true" || $0 == "on" }
         var held = query
-        let filled = try await ShoppingPreferences.applying(for: user?.id, requested: choice, db: req.db)?.fill(&held) ?? []
+        let filled = try await req.atelier.shoppingPreferences.applying(for: user?.id, requested: choice, db: req.db)?.fill(&held) ?? []
         let cursor = req.query[String.self, at: "cursor"]
         let searched = held
         let visibility = try await req.storeVisibility(for: user)

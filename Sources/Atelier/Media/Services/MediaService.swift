@@ -105,18 +105,12 @@ struct MediaService {
     }
 
     /// The media a caller may see: public ones, and private ones they uploaded. Owning domains
-    /// widen this for their entities (friends see a post's photo, members a moment's).
+    /// widen this for their entities (friends see a post's photo, members a moment's) through
+    /// `MediaOwnerAccess`.
     func visible(_ id: UUID, to userID: UUID?) async throws -> Media {
         guard let media = try await Media.find(id, on: db) else { throw Problem.notFound("media") }
         if media.visibility == Media.Visibility.public.rawValue || (userID != nil && media.$uploader.id == userID) { return media }
-        if media.ownerType == Post.mediaOwnerType, let postID = media.ownerID, let userID,
-            (try? await PostService(db: db, services: services).visiblePost(postID, to: userID)) != nil {
-            return media
-        }
-        if media.ownerType == MomentPhoto.mediaOwnerType, let photoID = media.ownerID, let userID,
-            let photo = try await MomentPhoto.find(photoID, on: db),
-            let (moment, _) = try? await MomentService(db: db, services: services).visible(photo.momentID, to: userID),
-            (try? await MomentPhotoService(db: db, services: services).photo(photoID, in: moment, viewer: userID)) != nil {
+        if let userID, try await services.mediaOwners.allows(ownerType: media.ownerType, ownerID: media.ownerID, viewer: userID, on: db) {
             return media
         }
         throw Problem.notFound("media")

@@ -9,16 +9,16 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         let userID = try user.requireID()
         let inbox = InboxService(db: req.db, clock: services.clock)
-        let hidden = try await SocialGraph(db: req.db).blockedPeople(of: userID)
+        let hidden = try await services.inboxPeople.hidden(from: userID, on: req.db)
         let page = try await inbox.list(for: userID, hiding: hidden, page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
-        let byID = try await PeopleDirectory(db: req.db, services: services).peopleByID(page.items.compactMap(\.actorID), viewer: userID)
+        let byID = try await services.inboxPeople.cards(page.items.compactMap(\.actorID), for: userID, on: req.db)
         let base = services.config.publicBaseURL
         return .ok(.init(body: .json(.init(
             items: page.items.compactMap { entry in
                 guard let kind = Components.Schemas.NotificationKind(rawValue: entry.kind) else { return nil }
                 return .init(
                     id: entry.id!.idString, kind: kind, text: entry.text,
-                    actor: entry.actorID.flatMap { byID[$0] }.map { .init($0) }, link: entry.link, webUrl: base + entry.webPath,
+                    actor: entry.actorID.flatMap { byID[$0] }, link: entry.link, webUrl: base + entry.webPath,
                     createdAt: entry.createdAt, readAt: entry.readAt)
             },
             nextCursor: page.nextCursor, unreadCount: try await inbox.unreadCount(for: userID, hiding: hidden)))))
@@ -27,7 +27,7 @@ extension APIHandler {
     func getUnreadNotificationCount(_ input: Operations.GetUnreadNotificationCount.Input) async throws -> Operations.GetUnreadNotificationCount.Output {
         let req = try request()
         let userID = try await req.requireCaller().user.requireID()
-        let hidden = try await SocialGraph(db: req.db).blockedPeople(of: userID)
+        let hidden = try await services.inboxPeople.hidden(from: userID, on: req.db)
         return .ok(.init(body: .json(.init(count: try await InboxService(db: req.db, clock: services.clock).unreadCount(for: userID, hiding: hidden)))))
     }
 

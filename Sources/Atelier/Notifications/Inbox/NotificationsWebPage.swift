@@ -24,7 +24,7 @@ enum NotificationsWebPage {
     static func inbox(_ req: Request) async throws -> View {
         let userID = try req.requireWebUser().requireID()
         let inbox = InboxService(db: req.db, clock: req.atelier.clock)
-        let hidden = try await SocialGraph(db: req.db).blockedPeople(of: userID)
+        let hidden = try await req.atelier.inboxPeople.hidden(from: userID, on: req.db)
         let page = try await inbox.list(for: userID, hiding: hidden, page: PageRequest(limit: 30, cursor: req.query[String.self, at: "cursor"]))
         let view = try await req.renderPage("notifications/inbox", Page(
             page: PageContext(req, title: "Notifications"),

@@ -37,20 +37,6 @@ enum LiveSocket {
     }
 }
 
-/// Which channels a person may listen to.
-enum LiveChannelAccess {
-    /// nil when allowed, else the HTTP status that says why not.
-    static func refusal(_ channel: String, userID: UUID, db: any Database, services: AtelierServices) async -> Int? {
-        let parts = channel.split(separator: ":", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let id = UUID(uuidString: parts[1]) else { return 400 }
-        switch parts[0] {
-        case "moment":
-            return (try? await MomentService(db: db, services: services).visible(id, to: userID)) == nil ? 404 : nil
-        default:
-            return 400
-        }
-    }
-}
 
 actor LiveConnection {
     private let socket: WebSocket
@@ -85,7 +71,7 @@ actor LiveConnection {
             guard subscriptions.count < LiveSocket.maxChannels else {
                 return await send(["type": "refused", "channel": channel, "status": 429, "detail": "At most \(LiveSocket.maxChannels) channels per connection."])
             }
-            if let status = await LiveChannelAccess.refusal(channel, userID: userID, db: db, services: services) {
+            if let status = await services.liveAccess.refusal(channel, userID: userID, db: db) {
                 let detail = status == 404 ? "No such channel, or you may not see it." : "Unknown channel; use moment:<id>."
                 return await send(["type": "refused", "channel": channel, "status": status, "detail": detail])
             }
@@ -123,7 +109,7 @@ actor LiveConnection {
                 if let missed = services.live.hub.missed(channel, after: since) {
                     for message in missed {
                         if let actor = message.actorID, actor != userID,
-                            (try? await SocialGraph(db: db).blockedEitherWay(userID, actor)) != false { continue }
+                            await services.liveAccess.hides(actor, from: userID, db: db) { continue }
                         if let id = message.id { replayed.insert(id) }
                         try? await socket.send(Self.frame(name, message))
                     }
@@ -135,13 +121,13 @@ actor LiveConnection {
                 if let id = message.id, replayed.remove(id) != nil { continue }
                 if Date().timeIntervalSince(checkedAt) > LiveSocket.recheck {
                     checkedAt = Date()
-                    if checksAccess, let status = await LiveChannelAccess.refusal(channel, userID: userID, db: db, services: services) {
+                    if checksAccess, let status = await services.liveAccess.refusal(channel, userID: userID, db: db) {
                         try? await socket.send("{\"type\":\"revoked\",\"channel\":\(Self.quoted(name)),\"status\":\(status)}")
                         return
                     }
                 }
                 if let actor = message.actorID, actor != userID,
-                    (try? await SocialGraph(db: db).blockedEitherWay(userID, actor)) != false { continue }
+                    await services.liveAccess.hides(actor, from: userID, db: db) { continue }
                 try? await socket.send(Self.frame(name, message))
             }
         }

@@ -102,7 +102,7 @@ enum SiteWebPages {
 
     static func savePage(_ req: Request) async throws -> Response {
         struct Form: Content { var title: String?; var body: String? }
-        return try await AdminCatalogPages.act(req, back: "/admin/pages") { admin in
+        return try await AdminActions.act(req, back: "/admin/pages") { admin in
             let form = try req.content.decode(Form.self)
             let page = try await SitePageService(db: req.db, services: req.atelier)
                 .update(req.parameters.get("slug") ?? "", title: form.title ?? "", markdown: form.body ?? "", by: admin)

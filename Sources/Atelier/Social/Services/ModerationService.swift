@@ -36,18 +36,9 @@ struct ModerationService {
             let post = try await posts.visiblePost(found.postID, to: reporterID)
             let comment = try await CommentService(db: db, services: services).comment(subjectID, on: post, viewer: reporterID)
             (report.subjectID, report.subjectAuthorID, report.excerpt) = (comment.id!, comment.authorID, comment.body)
-        case .magazineComment:
-            guard let comment = try await MagazineComment.find(subjectID, on: db), comment.hiddenAt == nil || comment.authorID == reporterID,
-                try await !SocialGraph(db: db).blockedEitherWay(reporterID, comment.authorID) || comment.authorID == reporterID
-            else { throw Problem.notFound("comment") }
-            _ = try await MagazineReaders(db: db, services: services).visibleArticle(comment.articleID)
-            (report.subjectID, report.subjectAuthorID, report.excerpt) = (comment.id!, comment.authorID, comment.body)
-        case .review:
-            guard let review = try await Review.find(subjectID, on: db), review.hiddenAt == nil || review.userID == reporterID else {
-                throw Problem.notFound("review")
-            }
-            _ = try await ProductCatalog(db: db).visibleProductRef(review.productID, to: try await User.find(reporterID, on: db))
-            (report.subjectID, report.subjectAuthorID, report.excerpt) = (review.id!, review.userID, "\(review.stars)★ \(review.text)")
+        case .magazineComment, .review:
+            let found = try await registeredTarget(subject).find(subjectID, reporterID, db)
+            (report.subjectID, report.subjectAuthorID, report.excerpt) = (found.id, found.authorID, found.excerpt)
         case .profile:
             let user = try await PeopleDirectory(db: db, services: services).visibleUser(subjectID, to: reporterID)
             (report.subjectID, report.subjectAuthorID, report.excerpt) = (user.id!, user.id!, "\(user.displayName) (@\(user.username))")
@@ -89,6 +80,7 @@ struct ModerationService {
         let now = services.clock.now()
         let adminID = try admin.requireID()
         let services = self.services
+        let registered: ModerationTargets.Target? = if let subject, action == .hide { services.moderationTargets.target(subject) } else { nil }
         try await services.writeTransaction(on: db) { tx in
             // Claims every open report on the same thing; if another admin got there first, this
             // report is no longer open and nothing is done twice.
@@ -98,10 +90,8 @@ struct ModerationService {
                 """).all().map { try $0.decode(column: "id", as: UUID.self) }
             guard claimed.contains(reportID) else { throw Problem.conflict("This report was resolved already.") }
             switch action {
-            case .hide where subject == .magazineComment:
-                try await MagazineComment.query(on: tx).filter(\.$id == report.subjectID).set(\.$hiddenAt, to: now).update()
-            case .hide where subject == .review:
-                try await ReviewService.hide(report.subjectID, on: tx, now: now)
+            case .hide where registered != nil:
+                try await registered!.hide(report.subjectID, tx, now)
             case .hide where subject == .comment:
                 try await PostComment.query(on: tx).filter(\.$id == report.subjectID).set(\.$hiddenAt, to: now).update()
             case .hide:
@@ -119,5 +109,13 @@ struct ModerationService {
         report.action = action.rawValue
         report.resolvedBy = admin.id
         return report
+    }
+
+    /// The target another domain registered for `subject` (a magazine comment, a review).
+    private func registeredTarget(_ subject: Report.Subject) throws -> ModerationTargets.Target {
+        guard let target = services.moderationTargets.target(subject) else {
+            throw Problem.invalid("subjectType", "\(subject.rawValue) cannot be reported on this server")
+        }
+        return target
     }
 }

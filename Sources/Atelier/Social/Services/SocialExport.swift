@@ -30,9 +30,14 @@ struct SocialExport {
     }
 
     /// An original photo to copy into the archive.
-    struct Photo {
-        var path: String
-        var key: String
+    typealias Photo = AccountParts.ExportedPhoto
+
+    /// Social's part of "export my data": posts with their photos, comments, friends, blocks.
+    static func register(in parts: AccountParts, services: AtelierServices) {
+        parts.onExport { [unowned services] userID, encoder, db in
+            let collected = try await SocialExport(db: db, services: services).collect(for: userID, encoder: encoder)
+            return .init(files: collected.files, photos: collected.photos)
+        }
     }
 
     let db: any Database

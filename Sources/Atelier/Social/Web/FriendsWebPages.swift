@@ -1,7 +1,8 @@
 import Fluent
 import Vapor
 
-/// Friends on the web: finding people, requests, the friends list, profiles, blocking and reports.
+/// Friends on the web: finding people, requests, the friends list, blocking and reports (a profile,
+/// which shows pinned outfits, is `PersonProfilePage`).
 enum FriendsWebPages {
     struct FriendsPage: WebPageContext {
         var page: PageContext
@@ -23,24 +24,10 @@ enum FriendsWebPages {
         var people: [PersonCard]
     }
 
-    struct ProfilePage: WebPageContext {
-        var page: PageContext
-        var back: String
-        var person: PersonCard
-        var about: String?
-        var friendCount: Int
-        var postCount: Int
-        var commonFriendCount: Int
-        var isSelf: Bool
-        /// Up to 6 outfits pinned to the profile that the viewer may see.
-        var pinnedOutfits: [OutfitCard]
-    }
-
     static func register(_ web: any RoutesBuilder) {
         let signedIn = web.grouped(RequireWebUser())
         signedIn.get("friends", use: friendsPage)
         signedIn.get("friends", "blocked", use: blockedPage)
-        signedIn.get("people", ":userID", use: profilePage)
         signedIn.post("people", ":userID", "friend", use: requestFriend)
         signedIn.post("people", ":userID", "accept", use: accept)
         signedIn.post("people", ":userID", "decline", use: decline)
@@ -82,18 +69,6 @@ enum FriendsWebPages {
         let ids = try await BlockService(db: req.db, services: req.atelier).blocked(by: userID, page: PageRequest(limit: 100, cursor: nil))
         let people = try await PeopleDirectory(db: req.db, services: req.atelier).people(ids.items, viewer: userID)
         return try await req.renderPage("social/blocked", BlockedPage(page: PageContext(req, title: "Blocked people"), people: people.map(PersonCard.init)))
-    }
-
-    static func profilePage(_ req: Request) async throws -> View {
-        let userID = try req.requireWebUser().requireID()
-        let profile = try await PeopleDirectory(db: req.db, services: req.atelier).profile(try personID(req), viewer: userID)
-        return try await req.renderPage("social/profile", ProfilePage(
-            page: PageContext(req, title: profile.person.user.displayName), back: "/people/\(profile.person.user.id!.idString)",
-            person: PersonCard(profile.person),
-            about: profile.person.user.about, friendCount: profile.friendCount, postCount: profile.postCount,
-            commonFriendCount: profile.commonFriendCount, isSelf: profile.person.user.id == userID,
-            pinnedOutfits: try await OutfitCard.cards(
-                try await OutfitService(db: req.db, services: req.atelier).pinned(of: profile.person.user.requireID(), viewer: userID), req: req)))
     }
 
     /// Runs an action on the person in the path and returns to the page the form came from.

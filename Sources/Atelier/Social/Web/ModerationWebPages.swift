@@ -58,9 +58,9 @@ enum ModerationWebPages {
     }
 
     static func resolve(_ req: Request) async throws -> Response {
-        try await AdminCatalogPages.act(req, back: "/admin/reports") { admin in
+        try await AdminActions.act(req, back: "/admin/reports") { admin in
             let action = try req.content.get(String.self, at: "action")
-            _ = try await ModerationService(db: req.db, services: req.atelier).resolve(try AdminCatalogPages.id(req), action: action, by: admin)
+            _ = try await ModerationService(db: req.db, services: req.atelier).resolve(try AdminActions.id(req), action: action, by: admin)
             return action == "dismiss" ? "Report dismissed." : action == "hide" ? "Hidden from everyone but its author." : "Account suspended."
         }
     }

@@ -68,12 +68,20 @@ struct WardrobeExport {
 
     let db: any Database
 
-    func collect(for userID: UUID, encoder: JSONEncoder) async throws -> (files: [(String, Data)], photos: [SocialExport.Photo]) {
+    /// The wardrobe's part of "export my data": closet, outfits, wears, plans, with their photos.
+    static func register(in parts: AccountParts) {
+        parts.onExport { userID, encoder, db in
+            let collected = try await WardrobeExport(db: db).collect(for: userID, encoder: encoder)
+            return .init(files: collected.files, photos: collected.photos)
+        }
+    }
+
+    func collect(for userID: UUID, encoder: JSONEncoder) async throws -> (files: [(String, Data)], photos: [AccountParts.ExportedPhoto]) {
         let items = try await ClosetItem.query(on: db).filter(\.$ownerID == userID).sort(\.$id).all()
         let wears = Dictionary(grouping: try await ClosetWear.query(on: db).filter(\.$ownerID == userID).sort(\.$wornOn).all(), by: \.itemID)
         let mediaIDs = items.flatMap { [$0.photoMediaID, $0.cutoutMediaID].compactMap { $0 } }
         let media = mediaIDs.isEmpty ? [:] : Dictionary(uniqueKeysWithValues: try await Media.query(on: db).filter(\.$id ~~ mediaIDs).all().map { ($0.id!, $0) })
-        var photos: [SocialExport.Photo] = []
+        var photos: [AccountParts.ExportedPhoto] = []
         func copy(_ id: UUID?, as name: String) -> String? {
             guard let id, let original = media[id] else { return nil }
             let path = "photos/closet/\(name).\((original.originalKey as NSString).pathExtension)"

@@ -2,7 +2,9 @@ import Fluent
 import Foundation
 
 /// A business that buys from a store at trade prices (a bar ordering from a drinks wholesaler).
-/// Approved ones see a sign-in-to-browse store, its trade prices, and may pay by invoice.
+/// Approved ones see a sign-in-to-browse store, its trade prices, and may pay by invoice. Kept with the
+/// catalogue because who may see a store (`StoreAccess`, `StoreVisibility`) depends on it; Commerce
+/// runs the applications and the trade prices.
 final class TradeCustomer: Model, @unchecked Sendable {
     static let schema = "trade_customers"
 

@@ -5,7 +5,8 @@ import SQLKit
 /// The two daily digests, at 18:00 in each person's zone: new pieces from the stores they follow
 /// since their last digest ("12 new pieces from 3 stores you follow"), and wishlist items back in
 /// stock or cheaper than when they last heard ("3 pieces on your wishlist…"). One inbox entry each,
-/// never one per product; the person's preferences send them on by push and email.
+/// never one per product; the person's preferences send them on by push and email. Discovery's, as follows
+/// and the wishlist are.
 struct DailyDigests {
     let db: any Database
     let services: AtelierServices

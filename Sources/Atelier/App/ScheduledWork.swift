@@ -2,9 +2,11 @@ import Fluent
 import Foundation
 import Logging
 
-/// Everything that runs on a timetable, as jobs (notifications.md, Jobs). Each calls the domain
+/// Everything that runs on a timetable, as jobs (notifications.md, Jobs), and every job kind this
+/// instance runs: the composition root's list of what each domain declares. Each calls the domain
 /// service that does the work; the services find what is due themselves, so a slot that runs late
-/// or twice does no harm.
+/// or twice does no harm. The two composite kinds (housekeeping, notification triggers) are here
+/// because they call several domains.
 enum ScheduledWork {
     static var recurring: RecurringJobs {
         RecurringJobs([
@@ -54,46 +56,6 @@ struct HousekeepingJob: JobKind {
     }
 }
 
-struct FeedRedrawJob: JobKind {
-    static let name = "feed.redraw"
-    static let maxAttempts = 3
-    static let lease: TimeInterval = 1800
-
-    func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        if let count = try await FeedSortKeyRedraw(db: context.db, services: context.services).runIfDue() {
-            ScheduledWork.logger.info("Feed sort keys re-drawn for \(count) products.")
-        }
-    }
-}
-
-struct MagazinePublishingJob: JobKind {
-    static let name = "magazine.publish"
-    static let maxAttempts = 3
-
-    func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        _ = try await MagazineEditor(db: context.db, services: context.services).publishDue()
-    }
-}
-
-struct OrderExpiryJob: JobKind {
-    static let name = "orders.expire"
-    static let maxAttempts = 3
-
-    func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        let expired = try await OrderService(db: context.db, services: context.services).expireDue()
-        if expired > 0 { ScheduledWork.logger.info("\(expired) orders expired: their holds passed.") }
-    }
-}
-
-struct OutfitReminderJob: JobKind {
-    static let name = "wardrobe.outfit-reminders"
-    static let maxAttempts = 3
-
-    func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        _ = try await OutfitReminders(db: context.db, services: context.services).sendDue()
-    }
-}
-
 /// Every minute: reminders of moments starting within the hour and warnings of reservations
 /// ending within three (each then a job of its own, scheduled once).
 struct NotificationTriggersJob: JobKind {
@@ -103,14 +65,5 @@ struct NotificationTriggersJob: JobKind {
     func run(_ payload: RecurringSlot, context: JobContext) async throws {
         try await MomentStartingReminders(db: context.db, services: context.services).scheduleDue()
         try await ReservationExpiryWarnings(db: context.db, services: context.services).scheduleDue()
-    }
-}
-
-struct InactivityNudgeJob: JobKind {
-    static let name = "notifications.we-miss-you"
-    static let maxAttempts = 3
-
-    func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        try await InactivityNudges(db: context.db, services: context.services).sendDue()
     }
 }

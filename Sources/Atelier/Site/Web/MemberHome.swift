@@ -36,7 +36,8 @@ enum MemberHome {
         let userID = try user.requireID()
         let visibility = try await req.storeVisibility(for: user)
         let (filters, feed) = try await req.reading { db in
-            let filters = try await FeedFilters.resolve(.following, for: user, overriding: .init(preferences: nil), db: db)
+            let filters = try await FeedFilters.resolve(
+                .following, for: user, overriding: .init(preferences: nil), preferences: req.atelier.shoppingPreferences, db: db)
             return (filters, try await FeedService(db: db, services: req.atelier)
                 .page(.following, for: user, filters: filters, asOf: nil, cursor: nil, limit: feedSize, visibility: visibility))
         }

@@ -1,0 +1,14 @@
+import Fluent
+import Foundation
+
+extension MomentPhotoService {
+    /// A moment photo's file: whoever may see the photo in its album (members, per moments.md).
+    static func registerMediaAccess(in owners: MediaOwnerAccess, services: AtelierServices) {
+        owners.register(ownerType: MomentPhoto.mediaOwnerType) { [unowned services] photoID, viewer, db in
+            guard let photo = try await MomentPhoto.find(photoID, on: db) else { return false }
+            let (moment, _) = try await MomentService(db: db, services: services).visible(photo.momentID, to: viewer)
+            _ = try await MomentPhotoService(db: db, services: services).photo(photoID, in: moment, viewer: viewer)
+            return true
+        }
+    }
+}
