@@ -63,7 +63,7 @@ struct NotificationTriggersJob: JobKind {
     static let maxAttempts = 3
 
     func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        try await MomentStartingReminders(db: context.db, services: context.services).scheduleDue()
-        try await ReservationExpiryWarnings(db: context.db, services: context.services).scheduleDue()
+        try await MomentStartingReminders(db: context.db, core: context.services.core).scheduleDue()
+        try await ReservationExpiryWarnings(db: context.db, core: context.services.core).scheduleDue()
     }
 }

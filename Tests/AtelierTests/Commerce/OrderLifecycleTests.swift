@@ -103,7 +103,7 @@ struct OrderLifecycleTests {
             let history = try done.content.decode(OrderResponse.self).history.map(\.to)
             #expect(history == ["placed", "confirmed", "readyForPickup", "completed"])
             // The handover is a sale in the store's stats (API and the portal chart).
-            let today = try await StoreStatsService(db: t.app.db, services: t.app.atelier)
+            let today = try await StoreStatsService(db: t.app.db, core: t.app.core)
                 .series(storeID: UUID(uuidString: shop.storeID)!, days: 1)[0]
             #expect(today.orders == 1 && today.salesMinor == 49_900)
             let stats = try await t.send(.GET, "/api/v1/stores/\(shop.storeID)/stats?days=1", token: owner)

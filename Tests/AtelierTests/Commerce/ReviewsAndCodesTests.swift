@@ -119,7 +119,7 @@ struct ReviewsAndCodesTests {
             }
             let row = try await t.app.db.sql.raw("SELECT clicks FROM affiliate_clicks").first()
             #expect(try row?.decode(column: "clicks", as: Int.self) == 3)
-            let today = try await StoreStatsService(db: t.app.db, services: t.app.atelier).series(storeID: UUID(uuidString: shop.storeID)!, days: 1)[0]
+            let today = try await StoreStatsService(db: t.app.db, core: t.app.core).series(storeID: UUID(uuidString: shop.storeID)!, days: 1)[0]
             #expect(today.shopClicks == 3)
         }
     }

@@ -36,7 +36,7 @@ extension TestApp {
                 id: .v7(at: clock.now()), email: "shopper-\(suffix)@example.com", passwordHash: "-", displayName: "Shopper \(index)",
                 username: "shopper.\(suffix)", now: clock.now())
             try await user.create(on: app.db)
-            let issued = try await SessionService(db: app.db, services: app.atelier).issue(for: user)
+            let issued = try await SessionService(db: app.db, core: app.core).issue(for: user)
             sessions.append(Session(
                 accessToken: issued.accessToken, refreshToken: issued.refreshToken,
                 user: .init(id: user.id!.idString, email: user.email, displayName: user.displayName, username: user.username,

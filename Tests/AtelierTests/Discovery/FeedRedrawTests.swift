@@ -20,7 +20,7 @@ struct FeedRedrawTests {
             let cursor = try #require(first.nextCursor)
 
             t.clock.advance(by: 60)  // (within the access token's lifetime)
-            let redraw = FeedSortKeyRedraw(db: t.app.db, services: t.app.atelier)
+            let redraw = FeedSortKeyRedraw(db: t.app.db, core: t.app.core)
             #expect(try await redraw.redraw() >= 6)
             let spread = Double(t.app.atelier.config.feedSpreadHours) * 3600
             for product in products {
@@ -71,7 +71,7 @@ struct FeedRedrawTests {
             #expect(inWindow >= recent.count)
 
             // Batches of two: four statements' worth for seven or more products, the last one short.
-            let count = try await FeedSortKeyRedraw(db: t.app.db, services: t.app.atelier).redraw(batchSize: 2)
+            let count = try await FeedSortKeyRedraw(db: t.app.db, core: t.app.core).redraw(batchSize: 2)
             #expect(count == inWindow)
             let spread = Double(t.app.atelier.config.feedSpreadHours) * 3600
             for product in try await Product.query(on: t.app.db).all() where product.id != old.id {

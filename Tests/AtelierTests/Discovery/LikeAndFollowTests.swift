@@ -124,7 +124,7 @@ struct LikeAndFollowTests {
             #expect(try await t.send(.PUT, "/api/v1/me/follows/stores/no-such-store", token: one).status == .notFound)
             #expect(try await t.send(.PUT, "/api/v1/me/follows/stores/\(f.storeAID)").status == .unauthorized)
             // The store's stats count today's follows.
-            let stats = try await StoreStatsService(db: t.app.db, services: t.app.atelier).series(storeID: f.storeA.id!, days: 1)
+            let stats = try await StoreStatsService(db: t.app.db, core: t.app.core).series(storeID: f.storeA.id!, days: 1)
             #expect(stats.last?.follows == 50)
         }
     }

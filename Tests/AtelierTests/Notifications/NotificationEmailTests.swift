@@ -65,7 +65,7 @@ struct NotificationEmailTests {
             let clicked = try await t.app.testing().sendRequest(.POST, path, headers: ["Content-Type": "application/x-www-form-urlencoded"],
                                                                   body: ByteBuffer(string: "List-Unsubscribe=One-Click"))
             #expect(clicked.status == .ok)
-            let preferences = try await NotificationPreferencesService(db: t.app.db, services: t.app.atelier).settings(of: user.requireID())
+            let preferences = try await NotificationPreferencesService(db: t.app.db, core: t.app.core).settings(of: user.requireID())
             #expect(preferences.kinds.first { $0.kind == .newFromFollowedStores }?.email == false)
             #expect(preferences.kinds.first { $0.kind == .newFromFollowedStores }?.push == true)
             #expect(try await t.send(.POST, "/unsubscribe/forged.token").status == .notFound)

@@ -104,7 +104,7 @@ extension TestApp {
     /// A new access token for `session`'s user, for tests that move the clock past token expiry.
     func refreshed(_ session: Session) async throws -> Session {
         guard let user = try await User.find(UUID(uuidString: session.user.id), on: app.db) else { throw Problem.notFound("user") }
-        let issued = try await SessionService(db: app.db, services: app.atelier).issue(for: user)
+        let issued = try await SessionService(db: app.db, core: app.core).issue(for: user)
         var fresh = session
         fresh.accessToken = issued.accessToken
         fresh.refreshToken = issued.refreshToken

@@ -9,7 +9,7 @@ extension APIHandler {
         let req = try request()
         try await req.requireCaller().user.requireAdmin()
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
-        let users = try await AdminUserService(db: req.db, services: services).search(input.query.q, page: page)
+        let users = try await AdminUserService(db: req.db, core: services.core).search(input.query.q, page: page)
         return .ok(.init(body: .json(.init(items: users.items.map(Components.Schemas.AdminUser.init), nextCursor: users.nextCursor))))
     }
 
@@ -19,7 +19,7 @@ extension APIHandler {
         try admin.requireAdmin()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         guard let id = UUID(uuidString: input.path.userId), let user = try await User.find(id, on: req.db) else { throw Problem.notFound("account") }
-        let updated = try await AdminUserService(db: req.db, services: services)
+        let updated = try await AdminUserService(db: req.db, core: services.core)
             .update(user, suspended: body.suspended, isEditor: body.isEditor, isAdmin: body.isAdmin, by: admin)
         return .ok(.init(body: .json(.init(updated))))
     }

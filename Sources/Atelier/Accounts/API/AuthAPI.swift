@@ -28,7 +28,7 @@ extension APIHandler {
         let req = try request()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         try await services.rateLimiter.hit("refresh:ip:\(req.clientAddress)", AccountRateLimits.refreshesPerAddress)
-        let (user, session) = try await SessionService(db: req.db, services: services).refresh(body.refreshToken)
+        let (user, session) = try await SessionService(db: req.db, core: services.core).refresh(body.refreshToken)
         return .ok(.init(body: .json(.init(user, session))))
     }
 
@@ -38,9 +38,9 @@ extension APIHandler {
         let db = req.db
         let token = try await RefreshToken.query(on: db).filter(\.$tokenHash == TokenHash.sha256(body.refreshToken))
             .with(\.$family).first()
-        try await SessionService(db: db, services: services).revoke(refreshToken: body.refreshToken)
+        try await SessionService(db: db, core: services.core).revoke(refreshToken: body.refreshToken)
         if let deviceToken = body.deviceToken, let userID = token?.family.$user.id {
-            _ = try await DeviceService(db: db, services: services).unregister(token: deviceToken, for: userID)
+            _ = try await DeviceService(db: db, core: services.core).unregister(token: deviceToken, for: userID)
         }
         return .noContent(.init())
     }

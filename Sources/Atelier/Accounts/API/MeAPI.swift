@@ -16,7 +16,7 @@ extension APIHandler {
         // The generated type cannot tell a missing field from `null`; read the body again for that.
         guard let raw = req.body.data else { throw Problem(.badRequest, detail: "The body is missing.") }
         let patch = try JSONDecoder().decode(ProfilePatch.self, from: Data(buffer: raw))
-        let user = try await ProfileService(db: req.db, services: services).update(caller.user, with: patch)
+        let user = try await ProfileService(db: req.db, core: services.core).update(caller.user, with: patch)
         return .ok(.init(body: .json(.init(user))))
     }
 
@@ -57,7 +57,7 @@ extension APIHandler {
         let req = try request()
         let caller = try await req.requireCaller()
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
-        let devices = try await DeviceService(db: req.db, services: services).list(for: caller.user.id!, page: page)
+        let devices = try await DeviceService(db: req.db, core: services.core).list(for: caller.user.id!, page: page)
         return .ok(.init(body: .json(.init(items: devices.items.map(Components.Schemas.Device.init), nextCursor: devices.nextCursor))))
     }
 
@@ -65,7 +65,7 @@ extension APIHandler {
         let req = try request()
         let caller = try await req.requireCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let device = try await DeviceService(db: req.db, services: services).register(
+        let device = try await DeviceService(db: req.db, core: services.core).register(
             token: input.path.token, platform: body.platform.rawValue, appVersion: body.appVersion, locale: body.locale,
             apnsEnvironment: body.apnsEnvironment?.rawValue, bundleID: body.bundleId, session: caller.familyID, for: caller.user)
         return .ok(.init(body: .json(.init(device))))
@@ -74,7 +74,7 @@ extension APIHandler {
     func unregisterDevice(_ input: Operations.UnregisterDevice.Input) async throws -> Operations.UnregisterDevice.Output {
         let req = try request()
         let caller = try await req.requireCaller()
-        guard try await DeviceService(db: req.db, services: services).unregister(token: input.path.token, for: caller.user.id!) else {
+        guard try await DeviceService(db: req.db, core: services.core).unregister(token: input.path.token, for: caller.user.id!) else {
             throw Problem.notFound("device")
         }
         return .noContent(.init())

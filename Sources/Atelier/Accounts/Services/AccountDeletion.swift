@@ -26,7 +26,7 @@ struct AccountDeletion {
         let now = services.clock.now()
         let parts = services.accountParts.deletionParts
         let afterCommit = try await services.writeTransaction(on: db) { tx in
-            try await SessionService(db: tx, services: services).revokeAll(userID: userID, reason: "account deleted")
+            try await SessionService(db: tx, core: services.core).revokeAll(userID: userID, reason: "account deleted")
             var steps: [AccountParts.DeletionSteps] = []
             for part in parts { steps.append(try await part(userID, tx, now)) }
             try await User.query(on: tx).filter(\.$id == userID).delete()

@@ -54,7 +54,7 @@ struct AccountService {
                     try await user.create(on: tx)
                     try await input.joining?(user, tx)
                     try await AccountMailer(db: tx, services: services).sendVerification(to: user, email: email)
-                    let session = try await SessionService(db: tx, services: services).issue(for: user)
+                    let session = try await SessionService(db: tx, core: services.core).issue(for: user)
                     return (user, session)
                 }
             } catch let error as any DatabaseError where error.isConstraintFailure {
@@ -70,7 +70,7 @@ struct AccountService {
 
     func logIn(email rawEmail: String, password: String, clientAddress: String) async throws -> (User, SessionService.Issued) {
         let user = try await checkPassword(email: rawEmail, password: password, clientAddress: clientAddress)
-        return (user, try await SessionService(db: db, services: services).issue(for: user))
+        return (user, try await SessionService(db: db, core: services.core).issue(for: user))
     }
 
     /// The user whose email and password these are, with the sign-in rate limits applied.
@@ -178,7 +178,7 @@ struct AccountService {
         return try await db.transaction { tx in
             try await setPassword(hash: hash, for: user, on: tx)
             try await user.save(on: tx)
-            return try await SessionService(db: tx, services: services).issue(for: user)
+            return try await SessionService(db: tx, core: services.core).issue(for: user)
         }
     }
 
@@ -223,7 +223,7 @@ struct AccountService {
             user.sessionsValidAfter = now
             user.updatedAt = now
             try await user.save(on: tx)
-            try await SessionService(db: tx, services: services).revokeAll(userID: try user.requireID(), reason: "signed out everywhere")
+            try await SessionService(db: tx, core: services.core).revokeAll(userID: try user.requireID(), reason: "signed out everywhere")
         }
     }
 
@@ -231,7 +231,7 @@ struct AccountService {
         user.passwordHash = hash
         user.sessionsValidAfter = now
         user.updatedAt = now
-        try await SessionService(db: tx, services: services).revokeAll(userID: try user.requireID(), reason: "password changed")
+        try await SessionService(db: tx, core: services.core).revokeAll(userID: try user.requireID(), reason: "password changed")
     }
 
     private func ensureEmailFree(_ email: String, except userID: UUID? = nil, field: String = "email") async throws {

@@ -4,7 +4,7 @@ import Foundation
 /// What admins do to accounts: find them, suspend and reinstate them, grant and take roles.
 struct AdminUserService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     func search(_ raw: String?, page: PageRequest) async throws -> Page<User> {
         var query = User.query(on: db)
@@ -21,7 +21,7 @@ struct AdminUserService {
         if user.id == admin.id, suspended == true || isAdmin == false {
             throw Problem.conflict("You cannot suspend yourself or take your own admin role; ask another admin.")
         }
-        let now = services.clock.now()
+        let now = core.clock.now()
         if let isEditor { user.isEditor = isEditor }
         if let isAdmin { user.isAdmin = isAdmin }
         try await db.transaction { tx in

@@ -5,7 +5,7 @@ import Foundation
 /// Push tokens. Registering a token another account holds moves it here: a phone has one user.
 struct DeviceService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     func register(
         token: String, platform: String, appVersion: String?, locale: String?, apnsEnvironment: String? = nil, bundleID: String? = nil,
@@ -33,7 +33,7 @@ struct DeviceService {
         if let locale { _ = AccountRules.locale(locale, into: &errors) }
         try errors.throwIfAny()
 
-        let now = services.clock.now()
+        let now = core.clock.now()
         let device = try await device(token: token, now: now)
         device.$user.id = try user.requireID()
         device.platform = platform
@@ -63,7 +63,7 @@ struct DeviceService {
         if let locale { _ = AccountRules.locale(locale, into: &errors) }
         try errors.throwIfAny()
 
-        let now = services.clock.now()
+        let now = core.clock.now()
         let device = try await device(token: endpoint, now: now)
         device.$user.id = try user.requireID()
         device.platform = "webpush"

@@ -57,12 +57,12 @@ struct ProfilePatch: Decodable, Sendable {
 /// Profile and settings changes. Validates everything first; writes nothing when any field is wrong.
 struct ProfileService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     func update(_ user: User, with patch: ProfilePatch) async throws -> User {
         var errors = FieldErrors()
         let required = "cannot be null"
-        let today = services.clock.now()
+        let today = core.clock.now()
 
         func set<T>(_ field: Patch<T>, name: String, optional: Bool, apply: (T?) -> Void) {
             switch field {

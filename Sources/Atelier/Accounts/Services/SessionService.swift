@@ -16,9 +16,9 @@ struct SessionService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     func issue(for user: User) async throws -> Issued {
         let userID = try user.requireID()
@@ -92,7 +92,7 @@ struct SessionService {
             id: .v7(at: now), familyID: familyID, tokenHash: TokenHash.sha256(refresh),
             expiresAt: refreshExpiresAt, now: now
         ).create(on: db)
-        let access = try await services.accessTokens.issue(userID: userID, familyID: familyID)
+        let access = try await core.accessTokens.issue(userID: userID, familyID: familyID)
         return Issued(
             accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken: refresh,
             refreshTokenExpiresAt: refreshExpiresAt, familyID: familyID)

@@ -56,7 +56,7 @@ struct SocialSignInService {
             try await SocialIdentity(
                 userID: user.id!, provider: provider.rawValue, subject: identity.subject, email: identity.email, now: now
             ).create(on: tx)
-            let session = try await SessionService(db: tx, services: services).issue(for: user)
+            let session = try await SessionService(db: tx, core: services.core).issue(for: user)
             return Result(
                 user: user, session: session, created: true,
                 providerPicture: identity.picture.flatMap(URL.init(string:)).flatMap { ["https", "http"].contains($0.scheme) ? $0 : nil })
@@ -65,6 +65,6 @@ struct SocialSignInService {
 
     private func signedIn(_ user: User, created: Bool) async throws -> Result {
         if user.suspendedAt != nil { throw AccountProblems.suspended }
-        return Result(user: user, session: try await SessionService(db: db, services: services).issue(for: user), created: created)
+        return Result(user: user, session: try await SessionService(db: db, core: services.core).issue(for: user), created: created)
     }
 }

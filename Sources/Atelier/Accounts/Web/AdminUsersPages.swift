@@ -28,7 +28,7 @@ enum AdminUsersPages {
     static func list(_ req: Request) async throws -> View {
         let q = req.query[String.self, at: "q"] ?? ""
         let page = try PageRequest(limit: 50, cursor: req.query[String.self, at: "cursor"])
-        let users = try await AdminUserService(db: req.db, services: req.atelier).search(q, page: page)
+        let users = try await AdminUserService(db: req.db, core: req.core).search(q, page: page)
         return try await req.renderPage("admin/users", Page(
             page: PageContext(req, title: "Users"), q: q,
             users: users.items.map {
@@ -41,7 +41,7 @@ enum AdminUsersPages {
     static func change(_ req: Request) async throws -> Response {
         try await AdminActions.act(req, back: "/admin/users") { admin in
             guard let user = try await User.find(try AdminActions.id(req), on: req.db) else { throw Problem.notFound("account") }
-            let service = AdminUserService(db: req.db, services: req.atelier)
+            let service = AdminUserService(db: req.db, core: req.core)
             switch req.parameters.get("action") {
             case "suspend": _ = try await service.update(user, suspended: true, isEditor: nil, isAdmin: nil, by: admin)
             case "reinstate": _ = try await service.update(user, suspended: false, isEditor: nil, isAdmin: nil, by: admin)

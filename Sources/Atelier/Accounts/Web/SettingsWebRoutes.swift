@@ -83,7 +83,7 @@ enum SettingsWebRoutes {
         ]
         for case let (key, value?) in formValues { submitted[key] = value }
         return try await handle(req, values: submitted) {
-            _ = try await ProfileService(db: req.db, services: req.atelier).update(user, with: patch)
+            _ = try await ProfileService(db: req.db, core: req.core).update(user, with: patch)
             return AccountsWebRoutes.redirect(req, to: "/settings", flash: ("success", "Settings saved."))
         }
     }

@@ -108,7 +108,7 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         let product = try await ProductCatalog(db: req.db).visibleProduct(try PathID.parse(input.path.productId, "product"), to: user)
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let report = try await UnavailableReportService(db: req.db, services: services).report(product, by: user, note: body.note)
+        let report = try await UnavailableReportService(db: req.db, core: services.core).report(product, by: user, note: body.note)
         report.$product.value = product
         return .created(.init(body: .json(.init(report))))
     }
@@ -117,14 +117,14 @@ extension APIHandler {
         let req = try request()
         let store = try await StoreAccess(db: req.db).managedStore(input.path.storeId, by: try await req.requireCaller().user)
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
-        let reports = try await UnavailableReportService(db: req.db, services: services).open(for: store.requireID(), page: page)
+        let reports = try await UnavailableReportService(db: req.db, core: services.core).open(for: store.requireID(), page: page)
         return .ok(.init(body: .json(.init(items: reports.items.map(Components.Schemas.UnavailableReport.init), nextCursor: reports.nextCursor))))
     }
 
     func resolveUnavailableReport(_ input: Operations.ResolveUnavailableReport.Input) async throws -> Operations.ResolveUnavailableReport.Output {
         let req = try request()
         let store = try await StoreAccess(db: req.db).managedStore(input.path.storeId, by: try await req.requireCaller().user)
-        let report = try await UnavailableReportService(db: req.db, services: services)
+        let report = try await UnavailableReportService(db: req.db, core: services.core)
             .resolve(try PathID.parse(input.path.reportId, "report"), in: store.requireID())
         return .ok(.init(body: .json(.init(report))))
     }

@@ -90,8 +90,8 @@ extension APIHandler {
         let days = input.query.days ?? 90
         guard (1...365).contains(days) else { throw Problem.invalid("days", "must be between 1 and 365") }
         try await services.catalogCounters.flush(on: req.db)
-        let series = try await StoreStatsService(db: req.db, services: services).series(storeID: store.requireID(), days: days)
-        let open = try await UnavailableReportService(db: req.db, services: services).openCount(for: store.requireID())
+        let series = try await StoreStatsService(db: req.db, core: services.core).series(storeID: store.requireID(), days: days)
+        let open = try await UnavailableReportService(db: req.db, core: services.core).openCount(for: store.requireID())
         return .ok(.init(body: .json(.init(
             days: series.map {
                 .init(

@@ -128,11 +128,11 @@ struct StoreStatsService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     /// The last `days` days (today included), oldest first, with zeros for quiet days.
     func series(storeID: UUID, days: Int) async throws -> [Day] {
-        let today = services.clock.now()
+        let today = core.clock.now()
         let labels = (0..<days).reversed().map { StatsDay.string(today.addingTimeInterval(-Double($0) * 86_400)) }
         let rows = try await db.sql.raw("""
             SELECT day, follows, likes, views, share_visits, orders, sales_minor, shop_clicks FROM store_daily_stats

@@ -4,9 +4,9 @@ import Foundation
 /// "Not in the store any more": shoppers report, staff resolve.
 struct UnavailableReportService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     func report(_ product: Product, by user: User, note raw: String?) async throws -> UnavailableReport {
         let note = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)

@@ -227,8 +227,8 @@ enum PortalStorePages {
     static func stats(_ req: Request) async throws -> View {
         let (store, nav) = try await PortalRoutes.managedStore(req, section: "stats")
         try await req.atelier.catalogCounters.flush(on: req.db)
-        let series = try await StoreStatsService(db: req.db, services: req.atelier).series(storeID: store.requireID(), days: 90)
-        let reports = try await UnavailableReportService(db: req.db, services: req.atelier).open(for: store.requireID(), page: PageRequest(limit: 100, cursor: nil))
+        let series = try await StoreStatsService(db: req.db, core: req.core).series(storeID: store.requireID(), days: 90)
+        let reports = try await UnavailableReportService(db: req.db, core: req.core).open(for: store.requireID(), page: PageRequest(limit: 100, cursor: nil))
         let currency = try await Product.query(on: req.db).filter(\.$store.$id == store.requireID()).first()?.currency ?? "SEK"
         let charts = StatsChart.charts(series, currency: currency)
         return try await req.renderPage("catalog/portal-stats", StatsPage(
@@ -243,7 +243,7 @@ enum PortalStorePages {
     static func resolveReport(_ req: Request) async throws -> Response {
         let (store, nav) = try await PortalRoutes.managedStore(req, section: "stats")
         guard let id = req.parameters.get("reportID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("report") }
-        _ = try await UnavailableReportService(db: req.db, services: req.atelier).resolve(id, in: store.requireID())
+        _ = try await UnavailableReportService(db: req.db, core: req.core).resolve(id, in: store.requireID())
         Flash.set("success", "Marked as handled.", on: req)
         return req.redirect(to: "/portal/stores/\(nav.id)/stats")
     }

@@ -16,7 +16,7 @@ enum PublicCatalogPages {
         guard let id = req.parameters.get("productID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("product") }
         let product = try await ProductCatalog(db: req.db).visibleProduct(id, to: user)
         do {
-            _ = try await UnavailableReportService(db: req.db, services: req.atelier)
+            _ = try await UnavailableReportService(db: req.db, core: req.core)
                 .report(product, by: user, note: try? req.content.get(String.self, at: "note"))
             Flash.set("success", "Thanks, the store will check its rails.", on: req)
         } catch let problem as Problem where problem.status.code < 500 {

@@ -56,7 +56,7 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         let order = try await OrderService(db: req.db, services: services).visibleOrder(input.path.orderId, to: user)
         guard order.userID == user.id else { throw Problem.notFound("order") }
-        let contents = try await CartService(db: req.db, services: services).reorder(order, for: user)
+        let contents = try await CartService(db: req.db, core: services.core).reorder(order, for: user)
         return .ok(.init(body: .json(CommerceMapping.cart(contents))))
     }
 

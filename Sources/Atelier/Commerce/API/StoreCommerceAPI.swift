@@ -56,7 +56,7 @@ extension APIHandler {
     func updateVariantStock(_ input: Operations.UpdateVariantStock.Input) async throws -> Operations.UpdateVariantStock.Output {
         let (req, _, store) = try await managedCommerceStore(input.path.storeId)
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let stock = VariantStockService(db: req.db, services: services)
+        let stock = VariantStockService(db: req.db, core: services.core)
         let variant = try await stock.variant(input.path.variantId, in: store)
         let updated = try await stock.update(
             variant, onHand: body.onHand, lowStockThreshold: body.lowStockThreshold, gtin: body.gtin, expectedOnHand: body.expectedOnHand)
@@ -65,14 +65,14 @@ extension APIHandler {
 
     func listDiscountCodes(_ input: Operations.ListDiscountCodes.Input) async throws -> Operations.ListDiscountCodes.Output {
         let (req, _, store) = try await managedCommerceStore(input.path.storeId)
-        let codes = try await DiscountService(db: req.db, services: services).list(in: store)
+        let codes = try await DiscountService(db: req.db, core: services.core).list(in: store)
         return .ok(.init(body: .json(codes.map(CommerceMapping.discountCode))))
     }
 
     func createDiscountCode(_ input: Operations.CreateDiscountCode.Input) async throws -> Operations.CreateDiscountCode.Output {
         let (req, _, store) = try await managedCommerceStore(input.path.storeId)
         guard case .json(let b) = input.body else { throw Problem(.unsupportedMediaType) }
-        let code = try await DiscountService(db: req.db, services: services).create(
+        let code = try await DiscountService(db: req.db, core: services.core).create(
             .init(
                 code: b.code, kind: b.kind.rawValue, value: b.value, minimumOrderMinor: b.minimumOrder, startsAt: b.startsAt, endsAt: b.endsAt,
                 totalLimit: b.totalLimit, perCustomerLimit: b.perCustomerLimit),

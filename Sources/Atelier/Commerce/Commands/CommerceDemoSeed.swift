@@ -49,7 +49,7 @@ struct CommerceDemoSeed {
             _ = try await settingsService.update(store, with: Self.settings(orderingEnabled: true, membersOnly: false, legalAge: nil, restricted: []))
         }
         if let first = fashion.first {
-            _ = try await DiscountService(db: db, services: services).create(
+            _ = try await DiscountService(db: db, core: services.core).create(
                 .init(code: "WELCOME10", kind: "percentage", value: 10, minimumOrderMinor: 50_000, startsAt: nil, endsAt: nil, totalLimit: 100,
                       perCustomerLimit: 1), in: first)
         }
@@ -81,7 +81,7 @@ struct CommerceDemoSeed {
             let product = try await ProductService(db: db, services: services).create(in: store, draft: draft, by: owner)
             _ = try await trade.setTradeTerms(of: product, tradePriceMinor: drink.tradePriceMinor, caseSize: drink.caseSize)
             if let variant = try await ProductVariant.query(on: db).filter(\.$product.$id == product.requireID()).first() {
-                _ = try await VariantStockService(db: db, services: services).update(
+                _ = try await VariantStockService(db: db, core: services.core).update(
                     variant, onHand: variant.stock, lowStockThreshold: drink.caseSize * 3,
                     gtin: GTIN.withCheckDigit("735000\(String(format: "%06d", 4_000 + index))"))
             }

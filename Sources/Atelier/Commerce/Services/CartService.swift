@@ -12,12 +12,12 @@ enum CartOwner: Sendable, Equatable {
 /// for sale, orderable, allowed to the buyer's age and available in the quantity asked.
 struct CartService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     /// The most of one size a line may hold (also keeps sums far from overflowing).
     static let maxQuantity = 999
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     func contents(of owner: CartOwner) async throws -> CartContents {
         try await CartContents.load(try await cart(of: owner, on: db)?.id, on: db)
@@ -28,7 +28,7 @@ struct CartService {
         guard (1...Self.maxQuantity).contains(quantity) else { throw Problem.invalid("quantity", "must be 1 to \(Self.maxQuantity)") }
         let variantID = try Self.variantID(rawVariantID)
         let now = now
-        return try await services.writeTransaction(on: db) { tx in
+        return try await core.writeTransaction(on: db) { tx in
             let target = try await OrderableVariant.load(variantID, for: buyer, on: tx)
             try await target.checkBuyer(buyer, today: now, on: tx)
             let cart = try await cart(of: owner, on: tx, create: true)!
@@ -48,7 +48,7 @@ struct CartService {
         }
         let variantID = try Self.variantID(rawVariantID)
         let now = now
-        return try await services.writeTransaction(on: db) { tx in
+        return try await core.writeTransaction(on: db) { tx in
             guard let cart = try await cart(of: owner, on: tx) else { throw Problem.notFound("cart line") }
             let lines = try await CartLine.query(on: tx).filter(\.$cartID == cart.id!).filter(\.$variantID == variantID).all()
             guard !lines.isEmpty else { throw Problem.notFound("cart line") }
@@ -66,7 +66,7 @@ struct CartService {
 
     func remove(variantID rawVariantID: String, for owner: CartOwner) async throws -> CartContents {
         let variantID = try Self.variantID(rawVariantID)
-        return try await services.writeTransaction(on: db) { tx in
+        return try await core.writeTransaction(on: db) { tx in
             guard let cart = try await cart(of: owner, on: tx) else { return .empty }
             try await CartLine.query(on: tx).filter(\.$cartID == cart.id!).filter(\.$variantID == variantID).delete()
             return try await CartContents.load(cart.id, on: tx)
@@ -74,7 +74,7 @@ struct CartService {
     }
 
     func clear(for owner: CartOwner) async throws -> CartContents {
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             guard let cart = try await cart(of: owner, on: tx) else { return .empty }
             try await CartLine.query(on: tx).filter(\.$cartID == cart.id!).delete()
             return CartContents(cartID: cart.id, groups: [])
@@ -83,7 +83,7 @@ struct CartService {
 
     /// The shopper saw the flagged prices: every line takes the current price as seen.
     func acceptChanges(for owner: CartOwner) async throws -> CartContents {
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             guard let cart = try await cart(of: owner, on: tx) else { return .empty }
             let contents = try await CartContents.load(cart.id, on: tx)
             for line in contents.lines where line.line.seenPriceMinor != line.unitPriceMinor {
@@ -98,7 +98,7 @@ struct CartService {
     /// what is available; lines the account may not buy (age) or that are gone are dropped.
     func merge(session key: String, into user: User) async throws {
         let now = now
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             guard let guest = try await cart(of: .session(key), on: tx) else { return }
             let guestLines = try await CartLine.query(on: tx).filter(\.$cartID == guest.id!).sort(\.$addedAt).all()
             let cart = try await cart(of: .user(user.requireID()), on: tx, create: true)!
@@ -118,7 +118,7 @@ struct CartService {
     func reorder(_ order: Order, for user: User) async throws -> CartContents {
         let now = now
         let orderLines = try await OrderLine.query(on: db).filter(\.$orderID == order.requireID()).sort(\.$position).all()
-        return try await services.writeTransaction(on: db) { tx in
+        return try await core.writeTransaction(on: db) { tx in
             let cart = try await cart(of: .user(user.requireID()), on: tx, create: true)!
             for orderLine in orderLines {
                 guard let variantID = orderLine.variantID, let target = try? await OrderableVariant.load(variantID, for: user, on: tx),

@@ -20,7 +20,7 @@ struct CheckoutService {
         let userID = try user.requireID()
         let request = try await placingAddress(of: typed, for: userID)
         let result = try await services.writeTransaction(on: db) { tx in
-            let cart = try await CartService(db: tx, services: services).cart(of: .user(userID), on: tx)
+            let cart = try await CartService(db: tx, core: services.core).cart(of: .user(userID), on: tx)
             if let cartID = cart?.id {
                 // Locks the cart first (PostgreSQL holds the row until commit): a second checkout of the same
                 // cart (a double click, another key) waits here and then finds it empty, so it never orders twice.
@@ -35,7 +35,7 @@ struct CheckoutService {
             try checkOneCurrencyPerStore(contents)
             for group in contents.groups { try checkOptions(request, for: group) }
             try await checkAges(contents, user: user, now: now, on: tx)
-            let discount = try await DiscountService(db: tx, services: services).applicable(request.discountCode, in: contents, now: now)
+            let discount = try await DiscountService(db: tx, core: services.core).applicable(request.discountCode, in: contents, now: now)
             for group in contents.groups {
                 let subtotal = group.subtotalMinor - (discount?.storeID == group.store.id ? discount!.amountMinor : 0)
                 if let minimum = group.settings?.minimumOrderMinor, subtotal < minimum {
@@ -54,7 +54,7 @@ struct CheckoutService {
                     group, request: request, userID: userID, checkoutID: checkoutID,
                     discount: discount?.storeID == group.store.id ? discount : nil)
                 if let discount, discount.storeID == group.store.id {
-                    try await DiscountService(db: tx, services: services).redeem(discount, by: userID, order: order)
+                    try await DiscountService(db: tx, core: services.core).redeem(discount, by: userID, order: order)
                 }
                 if let email = user.email {
                     try await services.mailOutbox.enqueue(
@@ -126,7 +126,7 @@ struct CheckoutService {
         guard request.fulfilment == .delivery, var address = request.address, address.lat == nil,
             let url = services.config.geocoderURL
         else { return request }
-        let cart = try await CartService(db: db, services: services).cart(of: .user(userID), on: db)
+        let cart = try await CartService(db: db, core: services.core).cart(of: .user(userID), on: db)
         let contents = try await CartContents.load(cart?.id, on: db)
         guard contents.groups.contains(where: { $0.settings?.deliveryPostcodes.isEmpty ?? false }) else { return request }
         guard let point = try await Geocoder(baseURL: url).place(street: address.street, postalCode: address.postalCode, city: address.city)

@@ -7,7 +7,7 @@ import SQLKit
 /// also locks the code's row until commit, and counts the customer's earlier uses after that.
 struct DiscountService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     struct Applied: Sendable {
         var code: DiscountCode
@@ -44,7 +44,7 @@ struct DiscountService {
         if let limit = draft.perCustomerLimit, limit < 1 { errors.add("perCustomerLimit", "must be at least 1") }
         try errors.throwIfAny()
 
-        let now = services.clock.now()
+        let now = core.clock.now()
         let row = DiscountCode()
         row.id = .v7(at: now)
         row.storeID = try store.requireID()
@@ -59,7 +59,7 @@ struct DiscountService {
         row.usedCount = 0
         row.createdAt = now
         do {
-            try await services.writeTransaction(on: db) { tx in try await row.create(on: tx) }
+            try await core.writeTransaction(on: db) { tx in try await row.create(on: tx) }
         } catch let error as any DatabaseError where error.isConstraintFailure {
             throw Problem.conflict("\(store.name) already has the code \(code).", field: "code")
         }
@@ -107,11 +107,11 @@ struct DiscountService {
             }
         }
         let redemption = DiscountRedemption()
-        redemption.id = .v7(at: services.clock.now())
+        redemption.id = .v7(at: core.clock.now())
         redemption.codeID = codeID
         redemption.userID = userID
         redemption.orderID = try order.requireID()
-        redemption.createdAt = services.clock.now()
+        redemption.createdAt = core.clock.now()
         try await redemption.create(on: db)
     }
 }

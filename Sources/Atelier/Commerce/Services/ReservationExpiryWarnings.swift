@@ -6,13 +6,13 @@ import Foundation
 /// job each, keyed by the order and its hold, so a warning goes once (again if the hold moves).
 struct ReservationExpiryWarnings {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     static let lead: TimeInterval = 3 * 3600
     static let open: [Order.Status] = [.placed, .confirmed, .readyForPickup]
 
     func scheduleDue() async throws {
-        let now = services.clock.now()
+        let now = core.clock.now()
         let ending = try await Order.query(on: db).filter(\.$fulfilment == Order.Fulfilment.reserve.rawValue)
             .filter(\.$status ~~ Self.open.map(\.rawValue)).filter(\.$userID != nil)
             .filter(\.$holdUntil > now).filter(\.$holdUntil <= now.addingTimeInterval(Self.lead)).limit(500).all()

@@ -5,7 +5,7 @@ import SQLKit
 /// Staff set a variant's count on hand, low-stock threshold and GTIN.
 struct VariantStockService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     func variant(_ rawID: String, in store: Store) async throws -> ProductVariant {
         guard let id = UUID(uuidString: rawID),
@@ -36,7 +36,7 @@ struct VariantStockService {
         try errors.throwIfAny()
         let variantID = try variant.requireID()
         let code = gtin
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             let updated = try await tx.sql.raw("""
                 UPDATE \(ident: ProductVariant.schema) SET stock = \(bind: onHand), low_stock_threshold = \(bind: lowStockThreshold),
                 gtin = \(bind: code),

@@ -70,7 +70,7 @@ enum CartWebPages {
     static func page(_ req: Request) async throws -> View {
         var contents = CartContents.empty
         if let owner = try WebCart.owner(req, create: false) {
-            contents = try await CartService(db: req.db, services: req.atelier).contents(of: owner)
+            contents = try await CartService(db: req.db, core: req.core).contents(of: owner)
         }
         let groups = contents.groups.map(group)
         let lines = contents.lines
@@ -112,7 +112,7 @@ enum CartWebPages {
         let back = form.productID.flatMap(UUID.init(uuidString:)).map { "/products/\($0.idString)" } ?? "/cart"
         do {
             let owner = try WebCart.owner(req, create: true)!
-            _ = try await CartService(db: req.db, services: req.atelier)
+            _ = try await CartService(db: req.db, core: req.core)
                 .add(variantID: form.variantID ?? "", quantity: form.quantity ?? 1, for: owner, buyer: req.webSessionUser)
             Flash.set("success", "In your cart.", on: req)
             return req.redirect(to: "/cart")
@@ -126,7 +126,7 @@ enum CartWebPages {
         let quantity = (try? req.content.get(Int.self, at: "quantity")) ?? 0
         guard let owner = try WebCart.owner(req, create: false) else { return req.redirect(to: "/cart") }
         do {
-            _ = try await CartService(db: req.db, services: req.atelier)
+            _ = try await CartService(db: req.db, core: req.core)
                 .setQuantity(variantID: req.parameters.get("variantID") ?? "", to: quantity, for: owner, buyer: req.webSessionUser)
         } catch let problem as Problem where problem.status.code < 500 {
             Flash.set("error", problem.errors.first?.message.capitalizedFirst ?? problem.detail ?? "That could not be changed.", on: req)
@@ -136,7 +136,7 @@ enum CartWebPages {
 
     static func accept(_ req: Request) async throws -> Response {
         if let owner = try WebCart.owner(req, create: false) {
-            _ = try await CartService(db: req.db, services: req.atelier).acceptChanges(for: owner)
+            _ = try await CartService(db: req.db, core: req.core).acceptChanges(for: owner)
         }
         return req.redirect(to: "/cart")
     }

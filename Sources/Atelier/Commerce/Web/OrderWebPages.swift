@@ -194,7 +194,7 @@ enum OrderWebPages {
     static func reorder(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         let order = try await ownOrder(req)
-        let cart = try await CartService(db: req.db, services: req.atelier).reorder(order, for: user)
+        let cart = try await CartService(db: req.db, core: req.core).reorder(order, for: user)
         Flash.set(cart.lines.isEmpty ? "error" : "success", cart.lines.isEmpty ? "None of it is available any more." : "Back in your cart, as far as available.", on: req)
         return req.redirect(to: "/cart")
     }

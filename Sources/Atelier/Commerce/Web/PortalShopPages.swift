@@ -104,7 +104,7 @@ enum PortalShopPages {
 
     static func updateStock(_ req: Request) async throws -> Response {
         let (store, nav) = try await PortalRoutes.managedStore(req, section: "stock")
-        let service = VariantStockService(db: req.db, services: req.atelier)
+        let service = VariantStockService(db: req.db, core: req.core)
         let variant = try await service.variant(req.parameters.get("variantID") ?? "", in: store)
         let threshold = (try? req.content.get(String.self, at: "threshold")).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         do {
@@ -140,7 +140,7 @@ enum PortalShopPages {
     static func codes(_ req: Request) async throws -> View {
         let (store, nav) = try await PortalRoutes.managedStore(req, section: "codes")
         let currency = try await Product.query(on: req.db).filter(\.$store.$id == store.requireID()).first()?.currency ?? "SEK"
-        let rows = try await DiscountService(db: req.db, services: req.atelier).list(in: store).map { code in
+        let rows = try await DiscountService(db: req.db, core: req.core).list(in: store).map { code in
             CodeRow(
                 code: code.code, value: code.kind == "percentage" ? "\(code.value) %" : MoneyText.format(code.value, currency),
                 limits: [code.totalLimit.map { "\($0) uses" }, code.perCustomerLimit.map { "\($0) per customer" },
@@ -160,7 +160,7 @@ enum PortalShopPages {
         let value = kind == "fixed" ? MoneyText.minorUnits(rawValue, currency: currency) ?? -1 : Int(rawValue) ?? -1
         let int = { (field: String) in (try? req.content.get(String.self, at: field)).flatMap { Int($0) } }
         do {
-            _ = try await DiscountService(db: req.db, services: req.atelier).create(
+            _ = try await DiscountService(db: req.db, core: req.core).create(
                 .init(
                     code: (try? req.content.get(String.self, at: "code")) ?? "", kind: kind, value: value,
                     minimumOrderMinor: (try? req.content.get(String.self, at: "minimum")).flatMap { MoneyText.minorUnits($0, currency: currency) },

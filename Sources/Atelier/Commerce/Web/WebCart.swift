@@ -10,7 +10,7 @@ enum WebCart {
     /// moves into the account's cart.
     @Sendable static func moveSignedOutCart(_ req: Request, into user: User) async throws {
         guard let key = req.session.data[sessionKey] else { return }
-        try await CartService(db: req.db, services: req.atelier).merge(session: key, into: user)
+        try await CartService(db: req.db, core: req.core).merge(session: key, into: user)
         req.session.data[sessionKey] = nil
     }
 
@@ -26,6 +26,6 @@ enum WebCart {
     /// Items in the cart, for the header badge.
     static func itemCount(_ req: Request) async throws -> Int {
         guard let owner = try owner(req, create: false) else { return 0 }
-        return try await CartService(db: req.db, services: req.atelier).contents(of: owner).itemCount
+        return try await CartService(db: req.db, core: req.core).contents(of: owner).itemCount
     }
 }

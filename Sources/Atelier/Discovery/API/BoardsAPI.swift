@@ -8,7 +8,7 @@ extension APIHandler {
     func listMyBoards(_ input: Operations.ListMyBoards.Input) async throws -> Operations.ListMyBoards.Output {
         let req = try request()
         let user = try await req.requireCaller().user
-        let boards = try await BoardService(db: req.db, services: services).boards(of: user.requireID())
+        let boards = try await BoardService(db: req.db, core: services.core).boards(of: user.requireID())
         return .ok(.init(body: .json(.init(items: try await boardBodies(boards, req)))))
     }
 
@@ -16,7 +16,7 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
-        let service = BoardService(db: req.db, services: services)
+        let service = BoardService(db: req.db, core: services.core)
         let board = try await service.create(name: body.name, isPublic: body.isPublic ?? false, by: user)
         return .created(.init(body: .json(try await boardBodies([service.summary(board)], req)[0])))
     }
@@ -24,7 +24,7 @@ extension APIHandler {
     func getBoard(_ input: Operations.GetBoard.Input) async throws -> Operations.GetBoard.Output {
         let req = try request()
         let caller = try await req.optionalCaller()
-        let service = BoardService(db: req.db, services: services)
+        let service = BoardService(db: req.db, core: services.core)
         let board = try await service.readable(try PathID.parse(input.path.boardId, "board"), by: caller?.user)
         return .ok(.init(body: .json(try await boardBodies([service.summary(board)], req)[0])))
     }
@@ -45,7 +45,7 @@ extension APIHandler {
     func listBoardItems(_ input: Operations.ListBoardItems.Input) async throws -> Operations.ListBoardItems.Output {
         let req = try request()
         let caller = try await req.optionalCaller()
-        let service = BoardService(db: req.db, services: services)
+        let service = BoardService(db: req.db, core: services.core)
         let board = try await service.readable(try PathID.parse(input.path.boardId, "board"), by: caller?.user)
         let page = try await service.items(of: board, page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
         return .ok(.init(body: .json(.init(items: try await productCards(page.items, req), nextCursor: page.nextCursor))))
@@ -67,7 +67,7 @@ extension APIHandler {
     private func ownedBoard(_ rawID: String) async throws -> (Request, BoardService, Board) {
         let req = try request()
         let user = try await req.requireCaller().user
-        let service = BoardService(db: req.db, services: services)
+        let service = BoardService(db: req.db, core: services.core)
         return (req, service, try await service.owned(try PathID.parse(rawID, "board"), by: user))
     }
 

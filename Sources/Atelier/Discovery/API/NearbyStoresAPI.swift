@@ -8,7 +8,7 @@ extension APIHandler {
         let req = try request()
         let q = input.query
         let visibility = try await req.storeVisibility(for: req.optionalCaller()?.user)
-        let entries = try await NearbyStores(db: req.db, services: services, visibility: visibility)
+        let entries = try await NearbyStores(db: req.db, core: services.core, visibility: visibility)
             .around(lat: q.lat, lng: q.lng, radiusKm: q.radiusKm ?? 5, openOnly: q.openNow ?? false, limit: q.limit ?? PageRequest.defaultLimit)
         let images = try await CatalogImages.load(stores: entries.map(\.store), media: MediaService(db: req.db, services: services))
         let stores = try await storeBodies(entries.map(\.store), images, req)

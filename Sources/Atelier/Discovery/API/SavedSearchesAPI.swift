@@ -7,7 +7,7 @@ extension APIHandler {
     func listSavedSearches(_ input: Operations.ListSavedSearches.Input) async throws -> Operations.ListSavedSearches.Output {
         let req = try request()
         let user = try await req.requireCaller().user
-        let saved = try await SavedSearchService(db: req.db, services: services).list(of: user)
+        let saved = try await SavedSearchService(db: req.db, core: services.core).list(of: user)
         return .ok(.init(body: .json(.init(items: saved.map(savedSearchBody)))))
     }
 
@@ -16,14 +16,14 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
         let query = try ProductSearchQuery(body.filters)
-        let saved = try await SavedSearchService(db: req.db, services: services).create(named: body.name, query: query, by: user)
+        let saved = try await SavedSearchService(db: req.db, core: services.core).create(named: body.name, query: query, by: user)
         return .created(.init(body: .json(savedSearchBody(saved))))
     }
 
     func deleteSavedSearch(_ input: Operations.DeleteSavedSearch.Input) async throws -> Operations.DeleteSavedSearch.Output {
         let req = try request()
         let user = try await req.requireCaller().user
-        try await SavedSearchService(db: req.db, services: services)
+        try await SavedSearchService(db: req.db, core: services.core)
             .delete(try PathID.parse(input.path.searchId, "saved search"), of: user)
         return .noContent(.init())
     }

@@ -56,7 +56,7 @@ extension APIHandler {
         let req = try request()
         let q = input.query
         let visibility = try await req.storeVisibility(for: req.optionalCaller()?.user)
-        let hits = try await StoreSearch(db: req.db, services: services, visibility: visibility)
+        let hits = try await StoreSearch(db: req.db, core: services.core, visibility: visibility)
             .search(.init(text: q.q, city: q.city, lat: q.lat, lng: q.lng, radiusKm: q.radiusKm, limit: q.limit))
         let images = try await CatalogImages.load(stores: hits.map(\.store), media: MediaService(db: req.db, services: services))
         let stores = try await storeBodies(hits.map(\.store), images, req)

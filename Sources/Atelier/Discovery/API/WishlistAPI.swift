@@ -9,7 +9,7 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
-        let items = try await WishlistService(db: req.db, services: services).items(of: user, page: page)
+        let items = try await WishlistService(db: req.db, core: services.core).items(of: user, page: page)
         return .ok(.init(body: .json(.init(items: try await productCards(items.items, req), nextCursor: items.nextCursor))))
     }
 
@@ -17,14 +17,14 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         let product = try await ProductCatalog(db: req.db).visibleProduct(try PathID.parse(input.path.productId, "product"), to: user)
-        try await WishlistService(db: req.db, services: services).add(product, for: user)
+        try await WishlistService(db: req.db, core: services.core).add(product, for: user)
         return .noContent(.init())
     }
 
     func removeFromWishlist(_ input: Operations.RemoveFromWishlist.Input) async throws -> Operations.RemoveFromWishlist.Output {
         let req = try request()
         let user = try await req.requireCaller().user
-        try await WishlistService(db: req.db, services: services).remove(try PathID.parse(input.path.productId, "product"), for: user)
+        try await WishlistService(db: req.db, core: services.core).remove(try PathID.parse(input.path.productId, "product"), for: user)
         return .noContent(.init())
     }
 
@@ -34,7 +34,7 @@ extension APIHandler {
         var errors = FieldErrors()
         Geo.check(lat: input.query.lat, lng: input.query.lng, into: &errors)
         try errors.throwIfAny()
-        let route = try await WishlistService(db: req.db, services: services).route(for: user, fromLat: input.query.lat, lng: input.query.lng)
+        let route = try await WishlistService(db: req.db, core: services.core).route(for: user, fromLat: input.query.lat, lng: input.query.lng)
         let images = try await CatalogImages.load(stores: route.stops.map(\.store), media: MediaService(db: req.db, services: services))
         var stops: [Components.Schemas.WishlistStop] = []
         for stop in route.stops {

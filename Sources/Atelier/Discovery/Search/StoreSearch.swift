@@ -19,7 +19,7 @@ struct StoreSearch {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
     /// The stores the caller may see.
     var visibility: StoreVisibility = .publicOnly
 
@@ -41,7 +41,7 @@ struct StoreSearch {
             let wanted = TextMatch.fold(city)
             stores = stores.filter { TextMatch.fold($0.city) == wanted }
         }
-        let now = services.clock.now()
+        let now = core.clock.now()
         var hits = stores.map { store in
             Hit(store: store,
                 distanceMeters: request.lat.flatMap { lat in request.lng.map { lng in

@@ -16,9 +16,9 @@ struct BoardService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     func boards(of userID: UUID, publicOnly: Bool = false) async throws -> [Summary] {
         var query = Board.query(on: db).filter(\.$userID == userID)

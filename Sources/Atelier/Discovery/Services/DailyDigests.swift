@@ -9,7 +9,7 @@ import SQLKit
 /// and the wishlist are.
 struct DailyDigests {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     static let hour = 18
 
@@ -28,7 +28,7 @@ struct DailyDigests {
     /// Sends the digests of everyone whose 18:00 hour this is; returns how many were written.
     @discardableResult
     func sendDue() async throws -> Int {
-        let now = services.clock.now()
+        let now = core.clock.now()
         let zones = try await db.sql.raw("SELECT DISTINCT time_zone FROM \(ident: User.schema)").all(decoding: Zone.self).map(\.time_zone).filter { zone in
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: zone) ?? .gmt
@@ -61,7 +61,7 @@ struct DailyDigests {
             WHERE p.status = \(bind: Product.Status.active.rawValue) AND p.created_at > \(bind: since) AND p.created_at <= \(bind: now)
             """).first(decoding: Counts.self), counts.products > 0
         else { return false }
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await InboxService.record(.init(
                 recipientID: userID, kind: kind, actorID: nil, message: .newFromFollowedStores(products: counts.products, stores: counts.stores),
                 link: "atelier://feed/following", webPath: "/feed"), on: tx, now: now)
@@ -83,7 +83,7 @@ struct DailyDigests {
             let backInStock = item.seen_available == false && item.available > 0
             return cheaper || backInStock
         }
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             for item in items where item.seen_price_minor != item.price_minor || item.seen_available != (item.available > 0) {
                 try await tx.sql.update(WishlistItem.schema)
                     .set("seen_price_minor", to: item.price_minor).set("seen_available", to: item.available > 0)
@@ -118,6 +118,6 @@ struct DailyDigestJob: JobKind {
     static let lease: TimeInterval = 1800
 
     func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        try await DailyDigests(db: context.db, services: context.services).sendDue()
+        try await DailyDigests(db: context.db, core: context.services.core).sendDue()
     }
 }

@@ -23,7 +23,7 @@ struct FeedService {
     ) async throws -> FeedPage {
         let page = try PageRequest(limit: limit, cursor: nil)
         let cursor = try rawCursor.map(FeedCursor.decode)
-        if let cursor, let redrawn = try await FeedSortKeyRedraw(db: db, services: services).latest(), redrawn > cursor.asOf {
+        if let cursor, let redrawn = try await FeedSortKeyRedraw(db: db, core: services.core).latest(), redrawn > cursor.asOf {
             throw Problem.conflict("The feed was reshuffled since this page was loaded; start again from the top.", field: "cursor")
         }
         let now = services.clock.now()
@@ -31,10 +31,10 @@ struct FeedService {
         let asOf = Date(timeIntervalSince1970: Double(asOfMilliseconds) / 1000)
         let userID = try user.requireID()
 
-        let follows = FollowService(db: db, services: services)
+        let follows = FollowService(db: db, core: services.core)
         let storeIDs = try await follows.followedIDs(.store, by: userID)
         let brandIDs = try await follows.followedIDs(.brand, by: userID)
-        let savedSearches = try await SavedSearchService(db: db, services: services).feedConditions(for: userID)
+        let savedSearches = try await SavedSearchService(db: db, core: services.core).feedConditions(for: userID)
         if kind == .following, storeIDs.isEmpty, brandIDs.isEmpty, savedSearches.isEmpty {
             return FeedPage(items: [], nextCursor: nil, asOf: asOf)
         }

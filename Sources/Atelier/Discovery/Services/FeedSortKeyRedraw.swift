@@ -13,7 +13,7 @@ struct FeedSortKeyRedraw {
     static let hourUTC = 4
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     func latest() async throws -> Date? {
         try await FeedRedraw.query(on: db).sort(\.$redrawnAt, .descending).first()?.redrawnAt
@@ -22,7 +22,7 @@ struct FeedSortKeyRedraw {
     /// Re-draws when it is the job's hour and the last re-draw is more than 20 hours old.
     @discardableResult
     func runIfDue() async throws -> Int? {
-        let now = services.clock.now()
+        let now = core.clock.now()
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         guard calendar.component(.hour, from: now) == Self.hourUTC else { return nil }
@@ -41,10 +41,10 @@ struct FeedSortKeyRedraw {
     /// peak RSS from 88 to 158 MB for the 15 778 recent products of issue 19's benchmark catalogue.)
     @discardableResult
     func redraw(batchSize: Int = Self.batchSize) async throws -> Int {
-        let now = services.clock.now()
+        let now = core.clock.now()
         let since = now.addingTimeInterval(-Self.window)
-        let spread = Double(services.config.feedSpreadHours) * 3600
-        return try await services.writeTransaction(on: db) { tx in
+        let spread = Double(core.config.feedSpreadHours) * 3600
+        return try await core.writeTransaction(on: db) { tx in
             let sql = tx.sql
             let uploads = try await Self.recentUploads(since: now.addingTimeInterval(-FeedSortKey.uploadsWindow), on: sql)
             var count = 0

@@ -6,15 +6,15 @@ import SQLKit
 /// change together and only when the row really changed, so follower counts stay exact.
 struct FollowService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     /// Follows a store or brand (a no-op when already following). Returns its follower count.
     @discardableResult
     func follow(_ target: Follow.Target, _ targetID: UUID, by user: User) async throws -> Int {
         let userID = try user.requireID()
-        return try await services.writeTransaction(on: db) { tx in
+        return try await core.writeTransaction(on: db) { tx in
             let sql = tx.sql
             let inserted = try await sql.raw("""
                 INSERT INTO \(ident: Follow.schema) (id, user_id, target_type, target_id, created_at)
@@ -30,7 +30,7 @@ struct FollowService {
     @discardableResult
     func unfollow(_ target: Follow.Target, _ targetID: UUID, by user: User) async throws -> Int {
         let userID = try user.requireID()
-        return try await services.writeTransaction(on: db) { tx in
+        return try await core.writeTransaction(on: db) { tx in
             let sql = tx.sql
             let deleted = try await sql.raw("""
                 DELETE FROM \(ident: Follow.schema)

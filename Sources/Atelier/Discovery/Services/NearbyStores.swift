@@ -12,7 +12,7 @@ struct NearbyStores {
     static let radiusRange = 1...50
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
     /// The stores the caller may see.
     var visibility: StoreVisibility = .publicOnly
 
@@ -22,7 +22,7 @@ struct NearbyStores {
         if !Self.radiusRange.contains(radiusKm) { errors.add("radiusKm", "must be between 1 and 50") }
         if !(1...PageRequest.maxLimit).contains(limit) { errors.add("limit", "must be between 1 and \(PageRequest.maxLimit)") }
         try errors.throwIfAny()
-        let now = services.clock.now()
+        let now = core.clock.now()
         let stores = try await Store.query(on: db).filter(\.$status == Store.Status.active.rawValue).all()
             .filter { visibility.admits(storeID: $0.id!, isActive: true, membersOnly: $0.membersOnly) }
         return stores

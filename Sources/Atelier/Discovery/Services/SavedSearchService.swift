@@ -9,7 +9,7 @@ struct SavedSearchService {
     static let nameLength = 1...60
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     func list(of user: User) async throws -> [SavedSearch] {
         try await SavedSearch.query(on: db).filter(\.$userID == user.requireID()).sort(\.$id, .descending).all()
@@ -36,11 +36,11 @@ struct SavedSearchService {
         }
         if mine.count >= Self.maxPerUser { throw Problem.conflict("You can keep at most \(Self.maxPerUser) saved searches; remove one first.") }
         let saved = SavedSearch()
-        saved.id = .v7(at: services.clock.now())
+        saved.id = .v7(at: core.clock.now())
         saved.userID = userID
         saved.name = name
         saved.queryJSON = String(decoding: try JSONEncoder().encode(query), as: UTF8.self)
-        saved.createdAt = services.clock.now()
+        saved.createdAt = core.clock.now()
         do {
             try await saved.create(on: db)
         } catch let error as any DatabaseError where error.isConstraintFailure {

@@ -17,9 +17,9 @@ struct WishlistService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     /// Adds a product (a no-op when it is there already).
     func add(_ product: Product, for user: User) async throws {

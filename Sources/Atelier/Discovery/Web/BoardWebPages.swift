@@ -54,7 +54,7 @@ enum BoardWebPages {
 
     static func boardPage(_ req: Request) async throws -> View {
         let user = req.webSessionUser
-        let service = BoardService(db: req.db, services: req.atelier)
+        let service = BoardService(db: req.db, core: req.core)
         let board = try await service.readable(try boardID(req), by: user)
         let summary = try await service.summary(board)
         let page = try await service.items(of: board, page: PageRequest(limit: 24, cursor: req.query[String.self, at: "cursor"]))
@@ -78,7 +78,7 @@ enum BoardWebPages {
         let user = try req.requireWebUser()
         struct Form: Content { var name: String; var isPublic: String?; var productID: String? }
         let form = try req.content.decode(Form.self)
-        let service = BoardService(db: req.db, services: req.atelier)
+        let service = BoardService(db: req.db, core: req.core)
         let board = try await service.create(name: form.name, isPublic: form.isPublic == "true", by: user)
         if let productID = form.productID.flatMap(UUID.init(uuidString:)) {
             try await service.add(productID, to: board, by: user)
@@ -94,7 +94,7 @@ enum BoardWebPages {
         let user = try req.requireWebUser()
         guard let productID = req.parameters.get("productID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("product") }
         let choice = try req.content.get(String.self, at: "board")
-        let service = BoardService(db: req.db, services: req.atelier)
+        let service = BoardService(db: req.db, core: req.core)
         guard let boardID = UUID(uuidString: choice) else {
             return req.redirect(to: "/lookbook?pin=\(productID.idString)#new-board")
         }
@@ -106,7 +106,7 @@ enum BoardWebPages {
 
     static func setVisibility(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
-        let service = BoardService(db: req.db, services: req.atelier)
+        let service = BoardService(db: req.db, core: req.core)
         let board = try await service.owned(try boardID(req), by: user)
         let isPublic = (try? req.content.get(String.self, at: "isPublic")) == "true"
         _ = try await service.update(board, name: nil, isPublic: isPublic)
@@ -116,7 +116,7 @@ enum BoardWebPages {
 
     static func delete(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
-        let service = BoardService(db: req.db, services: req.atelier)
+        let service = BoardService(db: req.db, core: req.core)
         let board = try await service.owned(try boardID(req), by: user)
         try await service.delete(board)
         Flash.set("success", "Board \(board.name) deleted; its pieces stay in your lookbook.", on: req)

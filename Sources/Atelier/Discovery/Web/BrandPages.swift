@@ -74,7 +74,7 @@ enum BrandPages {
     static func follow(_ req: Request, following: Bool) async throws -> Response {
         let user = try req.requireWebUser()
         let brand = try await approvedBrand(req)
-        let follows = FollowService(db: req.db, services: req.atelier)
+        let follows = FollowService(db: req.db, core: req.core)
         if following { try await follows.follow(.brand, brand.requireID(), by: user) } else { try await follows.unfollow(.brand, brand.requireID(), by: user) }
         Flash.set("success", following ? "You follow \(brand.name): its new pieces show in your feed." : "You no longer follow \(brand.name).", on: req)
         return req.redirect(to: "/brands/\(brand.slug)")

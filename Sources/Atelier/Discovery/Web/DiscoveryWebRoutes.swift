@@ -101,7 +101,7 @@ enum DiscoveryWebRoutes {
         let likes = try await LikeService(db: req.db, services: req.atelier)
             .lookbook(of: user, page: page, visibility: try await req.storeVisibility(for: user))
         let cards = try await PublicCatalogPages.productCards(likes.items.map(\.product), req: req, media: MediaService(db: req.db, services: req.atelier))
-        let boards = try await BoardService(db: req.db, services: req.atelier).boards(of: user.requireID())
+        let boards = try await BoardService(db: req.db, core: req.core).boards(of: user.requireID())
         return try await req.renderPage("discovery/lookbook", LookbookPage(
             page: PageContext(req, title: "Your lookbook"), products: cards, nextCursor: likes.nextCursor,
             boards: BoardWebPages.cards(boards, req: req),
@@ -121,7 +121,7 @@ enum DiscoveryWebRoutes {
     static func follow(_ req: Request, following: Bool) async throws -> Response {
         let user = try req.requireWebUser()
         let store = try await StoreAccess(db: req.db).visibleStore(req.parameters.get("slug") ?? "", to: user)
-        let follows = FollowService(db: req.db, services: req.atelier)
+        let follows = FollowService(db: req.db, core: req.core)
         if following { try await follows.follow(.store, store.requireID(), by: user) } else { try await follows.unfollow(.store, store.requireID(), by: user) }
         Flash.set("success", following ? "You follow \(store.name): its new pieces show in your feed." : "You no longer follow \(store.name).", on: req)
         return req.redirect(to: "/stores/\(store.slug)")

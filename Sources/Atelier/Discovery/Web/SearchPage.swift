@@ -124,7 +124,7 @@ enum SearchPage {
         var components = URLComponents()
         components.percentEncodedQuery = form.query
         let query = try parse(items: components.queryItems ?? [])
-        _ = try await SavedSearchService(db: req.db, services: req.atelier).create(named: form.name, query: query, by: user)
+        _ = try await SavedSearchService(db: req.db, core: req.core).create(named: form.name, query: query, by: user)
         Flash.set("success", "Saved. New pieces matching “\(form.name)” will show in your following feed.", on: req)
         return req.redirect(to: "/search?\(query.urlQuery)")
     }

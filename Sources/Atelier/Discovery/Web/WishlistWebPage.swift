@@ -38,7 +38,7 @@ enum WishlistWebPage {
 
     static func page(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
-        let service = WishlistService(db: req.db, services: req.atelier)
+        let service = WishlistService(db: req.db, core: req.core)
         let media = MediaService(db: req.db, services: req.atelier)
         let items = try await service.items(of: user, page: PageRequest(limit: 48, cursor: req.query[String.self, at: "cursor"]))
         let cards = try await PublicCatalogPages.productCards(items.items, req: req, media: media)
@@ -75,7 +75,7 @@ enum WishlistWebPage {
     static func set(_ req: Request, on: Bool) async throws -> Response {
         let user = try req.requireWebUser()
         guard let id = req.parameters.get("productID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("product") }
-        let service = WishlistService(db: req.db, services: req.atelier)
+        let service = WishlistService(db: req.db, core: req.core)
         if on {
             try await service.add(try await ProductCatalog(db: req.db).visibleProduct(id, to: user), for: user)
             Flash.set("success", "On your shopping list. Your route through the stores is under Shopping list.", on: req)

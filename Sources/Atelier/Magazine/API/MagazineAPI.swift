@@ -7,7 +7,7 @@ import Vapor
 extension APIHandler {
     func listMagazineIssues(_ input: Operations.ListMagazineIssues.Input) async throws -> Operations.ListMagazineIssues.Output {
         let (req, _, lang) = try magazine(input.query.lang)
-        let issues = try await req.reading { db in try await MagazineCatalog(db: db, services: services).issues(lang: lang) }
+        let issues = try await req.reading { db in try await MagazineCatalog(db: db, core: services.core).issues(lang: lang) }
         let media = try await magazineMedia(issues.compactMap(\.issue.coverMediaID) + issues.compactMap(\.pdfMediaID), req)
         return .ok(.init(body: .json(.init(items: issues.map { .init($0, media: media) }))))
     }
@@ -57,7 +57,7 @@ extension APIHandler {
     /// The request, the catalog and the language to serve: `?lang=`, else `Accept-Language`, else the default.
     private func magazine(_ lang: String?) throws -> (Request, MagazineCatalog, String) {
         let req = try request()
-        let catalog = MagazineCatalog(db: req.db, services: services)
+        let catalog = MagazineCatalog(db: req.db, core: services.core)
         return (req, catalog, catalog.languages.requested(query: lang, acceptLanguage: req.headers.first(name: .acceptLanguage)))
     }
 

@@ -22,7 +22,7 @@ extension APIHandler {
         let (readers, user) = try await magazineReader()
         let req = try request()
         let (page, articles) = try await readers.bookmarks(of: user.requireID(), page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
-        let catalog = MagazineCatalog(db: req.db, services: services)
+        let catalog = MagazineCatalog(db: req.db, core: services.core)
         let lang = catalog.languages.requested(query: input.query.lang, acceptLanguage: req.headers.first(name: .acceptLanguage))
         let issues = Dictionary(try await MagazineIssue.query(on: req.db).filter(\.$id ~~ Set(articles.map(\.issueID))).all().map { ($0.id!, $0) },
                                 uniquingKeysWith: { a, _ in a })

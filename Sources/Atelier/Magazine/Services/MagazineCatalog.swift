@@ -28,10 +28,10 @@ struct MagazineCatalog {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
-    var languages: MagazineLanguages { MagazineLanguages(services.config.magazineLanguages) }
-    private var now: Date { services.clock.now() }
+    var languages: MagazineLanguages { MagazineLanguages(core.config.magazineLanguages) }
+    private var now: Date { core.clock.now() }
 
     /// Visible issues, highest number first (a monthly magazine has few; at most 100).
     func issues(lang: String) async throws -> [IssueView] {

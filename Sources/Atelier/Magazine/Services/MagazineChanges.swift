@@ -34,7 +34,7 @@ struct MagazineChanges {
         let query = MagazineChange.query(on: db).filter(\.$visibleAt < until)
         if let since { query.filter(\.$visibleAt >= since) }
         let rows = try await query.all()
-        let catalog = MagazineCatalog(db: db, services: services)
+        let catalog = MagazineCatalog(db: db, core: services.core)
         let now = services.clock.now()
         var ids: [MagazineChange.Entity: Set<UUID>] = [:]
         for row in rows {

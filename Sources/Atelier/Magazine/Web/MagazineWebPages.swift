@@ -112,7 +112,7 @@ enum MagazineWebPages {
     // MARK: Shared
 
     private static func reader(_ req: Request) -> (MagazineCatalog, String) {
-        let catalog = MagazineCatalog(db: req.db, services: req.atelier)
+        let catalog = MagazineCatalog(db: req.db, core: req.core)
         return (catalog, catalog.languages.requested(query: req.query[String.self, at: "lang"], acceptLanguage: req.headers.first(name: .acceptLanguage)))
     }
 

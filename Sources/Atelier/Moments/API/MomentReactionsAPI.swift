@@ -7,7 +7,7 @@ extension APIHandler {
     func faveMoment(_ input: Operations.FaveMoment.Input) async throws -> Operations.FaveMoment.Output {
         let (req, user) = try await socialCaller()
         let (moment, _) = try await visibleMoment(input.path.momentId, to: user, req)
-        let summary = try await MomentFaves(db: req.db, services: services).fave(moment.id!, in: moment.id!, by: user.requireID())
+        let summary = try await MomentFaves(db: req.db, core: services.core).fave(moment.id!, in: moment.id!, by: user.requireID())
         await MomentLive(services: services).favesChanged(target: moment.id!, momentID: moment.id!, count: summary.count)
         return .ok(.init(body: .json(.init(summary))))
     }
@@ -15,7 +15,7 @@ extension APIHandler {
     func unfaveMoment(_ input: Operations.UnfaveMoment.Input) async throws -> Operations.UnfaveMoment.Output {
         let (req, user) = try await socialCaller()
         let (moment, _) = try await visibleMoment(input.path.momentId, to: user, req)
-        let summary = try await MomentFaves(db: req.db, services: services).unfave(moment.id!, by: user.requireID())
+        let summary = try await MomentFaves(db: req.db, core: services.core).unfave(moment.id!, by: user.requireID())
         await MomentLive(services: services).favesChanged(target: moment.id!, momentID: moment.id!, count: summary.count)
         return .ok(.init(body: .json(.init(summary))))
     }
@@ -23,7 +23,7 @@ extension APIHandler {
     func faveMomentPhoto(_ input: Operations.FaveMomentPhoto.Input) async throws -> Operations.FaveMomentPhoto.Output {
         let (req, user) = try await socialCaller()
         let (moment, photo) = try await visiblePhoto(input.path.momentId, input.path.photoId, user, req)
-        let summary = try await MomentFaves(db: req.db, services: services).fave(photo.id!, in: moment.id!, by: user.requireID())
+        let summary = try await MomentFaves(db: req.db, core: services.core).fave(photo.id!, in: moment.id!, by: user.requireID())
         await MomentLive(services: services).favesChanged(target: photo.id!, momentID: moment.id!, count: summary.count)
         return .ok(.init(body: .json(.init(summary))))
     }
@@ -31,7 +31,7 @@ extension APIHandler {
     func unfaveMomentPhoto(_ input: Operations.UnfaveMomentPhoto.Input) async throws -> Operations.UnfaveMomentPhoto.Output {
         let (req, user) = try await socialCaller()
         let (moment, photo) = try await visiblePhoto(input.path.momentId, input.path.photoId, user, req)
-        let summary = try await MomentFaves(db: req.db, services: services).unfave(photo.id!, by: user.requireID())
+        let summary = try await MomentFaves(db: req.db, core: services.core).unfave(photo.id!, by: user.requireID())
         await MomentLive(services: services).favesChanged(target: photo.id!, momentID: moment.id!, count: summary.count)
         return .ok(.init(body: .json(.init(summary))))
     }
@@ -39,7 +39,7 @@ extension APIHandler {
     func listMomentComments(_ input: Operations.ListMomentComments.Input) async throws -> Operations.ListMomentComments.Output {
         let (req, user) = try await socialCaller()
         let (moment, _) = try await visibleMoment(input.path.momentId, to: user, req)
-        let page = try await MomentComments(db: req.db, services: services).list(
+        let page = try await MomentComments(db: req.db, core: services.core).list(
             on: moment.id!, photoID: nil, viewer: user.requireID(), page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
         return .ok(.init(body: .json(.init(items: try await commentBodies(page.items, in: moment, viewer: user, req), nextCursor: page.nextCursor))))
     }
@@ -48,7 +48,7 @@ extension APIHandler {
         let (req, user) = try await socialCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
         let (moment, _) = try await visibleMoment(input.path.momentId, to: user, req)
-        let comment = try await MomentComments(db: req.db, services: services).add(to: moment, photo: nil, by: user, body: body.body)
+        let comment = try await MomentComments(db: req.db, core: services.core).add(to: moment, photo: nil, by: user, body: body.body)
         let created = try await commentBody(comment, in: moment, viewer: user, req)
         await MomentLive(services: services).commentAdded(created, momentID: moment.id!)
         return .created(.init(body: .json(created)))
@@ -57,7 +57,7 @@ extension APIHandler {
     func listMomentPhotoComments(_ input: Operations.ListMomentPhotoComments.Input) async throws -> Operations.ListMomentPhotoComments.Output {
         let (req, user) = try await socialCaller()
         let (moment, photo) = try await visiblePhoto(input.path.momentId, input.path.photoId, user, req)
-        let page = try await MomentComments(db: req.db, services: services).list(
+        let page = try await MomentComments(db: req.db, core: services.core).list(
             on: moment.id!, photoID: photo.id!, viewer: user.requireID(), page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
         return .ok(.init(body: .json(.init(items: try await commentBodies(page.items, in: moment, viewer: user, req), nextCursor: page.nextCursor))))
     }
@@ -66,7 +66,7 @@ extension APIHandler {
         let (req, user) = try await socialCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
         let (moment, photo) = try await visiblePhoto(input.path.momentId, input.path.photoId, user, req)
-        let comment = try await MomentComments(db: req.db, services: services).add(to: moment, photo: photo, by: user, body: body.body)
+        let comment = try await MomentComments(db: req.db, core: services.core).add(to: moment, photo: photo, by: user, body: body.body)
         let created = try await commentBody(comment, in: moment, viewer: user, req)
         await MomentLive(services: services).commentAdded(created, momentID: moment.id!)
         return .created(.init(body: .json(created)))
@@ -75,7 +75,7 @@ extension APIHandler {
     func deleteMomentComment(_ input: Operations.DeleteMomentComment.Input) async throws -> Operations.DeleteMomentComment.Output {
         let (req, user) = try await socialCaller()
         let (moment, _) = try await visibleMoment(input.path.momentId, to: user, req)
-        let comments = MomentComments(db: req.db, services: services)
+        let comments = MomentComments(db: req.db, core: services.core)
         let comment = try await comments.comment(try PathID.parse(input.path.commentId, "comment"), in: moment.id!, viewer: user.requireID())
         try await comments.delete(comment, in: moment, by: user.requireID())
         return .noContent(.init())

@@ -58,7 +58,7 @@ extension APIHandler {
 
     func listNearbyPlaces(_ input: Operations.ListNearbyPlaces.Input) async throws -> Operations.ListNearbyPlaces.Output {
         let (req, user) = try await socialCaller()
-        let places = try await PlaceService(db: req.db, services: services)
+        let places = try await PlaceService(db: req.db, core: services.core)
             .nearby(lat: input.query.lat, lng: input.query.lng, radius: input.query.radius ?? 1000, viewer: user.requireID())
         return .ok(.init(body: .json(.init(items: places.map { .init(place: .init($0.place), distanceMeters: $0.distanceMeters.rounded()) }))))
     }
@@ -66,7 +66,7 @@ extension APIHandler {
     func createPlace(_ input: Operations.CreatePlace.Input) async throws -> Operations.CreatePlace.Output {
         let (req, user) = try await socialCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
-        let place = try await PlaceService(db: req.db, services: services).create(.init(body), by: user.requireID())
+        let place = try await PlaceService(db: req.db, core: services.core).create(.init(body), by: user.requireID())
         return .created(.init(body: .json(.init(place))))
     }
 

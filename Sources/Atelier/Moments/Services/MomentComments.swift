@@ -8,11 +8,11 @@ struct MomentComments {
     static let maxLength = 1000
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     func add(to moment: Moment, photo: MomentPhoto?, by author: User, body raw: String) async throws -> MomentComment {
         let body = try PlainText.comment(raw, maxLength: Self.maxLength)
-        let now = services.clock.now()
+        let now = core.clock.now()
         let comment = MomentComment()
         comment.id = .v7(at: now)
         comment.momentID = try moment.requireID()

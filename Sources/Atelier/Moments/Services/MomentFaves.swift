@@ -10,11 +10,11 @@ struct MomentFaves {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     func fave(_ targetID: UUID, in momentID: UUID, by userID: UUID) async throws -> Summary {
         let fave = MomentFave()
-        let now = services.clock.now()
+        let now = core.clock.now()
         fave.id = .v7(at: now)
         fave.momentID = momentID
         fave.targetID = targetID

@@ -65,7 +65,7 @@ struct MomentService {
         }
         MomentRules.window(startsAt: startsAt, endsAt: endsAt, into: &errors)
         if draft.placeID == nil && draft.place == nil { errors.add("place", "is required: give placeId or a new place") }
-        let newPlace = try draft.place.map { try PlaceService(db: db, services: services).validated($0, prefix: "place.", errors: &errors) }
+        let newPlace = try draft.place.map { try PlaceService(db: db, core: services.core).validated($0, prefix: "place.", errors: &errors) }
         try errors.throwIfAny()
 
         let creatorID = try creator.requireID()
@@ -81,7 +81,7 @@ struct MomentService {
         moment.category = (draft.category ?? .other).rawValue
         moment.createdAt = now
         moment.updatedAt = now
-        let existingPlace = try await draft.placeID.asyncMap { try await PlaceService(db: db, services: services).place($0, for: creatorID) }
+        let existingPlace = try await draft.placeID.asyncMap { try await PlaceService(db: db, core: services.core).place($0, for: creatorID) }
         try await services.writeTransaction(on: db) { tx in
             if let newPlace {
                 newPlace.createdBy = creatorID
@@ -127,7 +127,7 @@ struct MomentService {
         case .here:
             break
         case .saved(let placeID):
-            let place = try await PlaceService(db: db, services: services).place(placeID, for: creator.requireID())
+            let place = try await PlaceService(db: db, core: services.core).place(placeID, for: creator.requireID())
             let away = MomentRules.distanceMeters(lat1: lat, lng1: lng, lat2: place.lat, lng2: place.lng)
             guard away <= Double(place.radiusMeters) else {
                 throw Problem.invalid("placeId", "is \(Int(away.rounded())) m from where you are, outside its \(place.radiusMeters) m")
@@ -159,7 +159,7 @@ struct MomentService {
         }
         if let visibility = draft.visibility { moment.visibility = visibility.rawValue }
         if let category = draft.category { moment.category = category.rawValue }
-        let places = PlaceService(db: db, services: services)
+        let places = PlaceService(db: db, core: services.core)
         let newPlace = try draft.place.map { try places.validated($0, prefix: "place.", errors: &errors) }
         try errors.throwIfAny()
         if let placeID = draft.placeID { moment.placeID = try await places.place(placeID, for: moment.creatorID).requireID() }

@@ -7,12 +7,12 @@ import Foundation
 /// members have just heard of them.
 struct MomentStartingReminders {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     static let lead: TimeInterval = 3600
 
     func scheduleDue() async throws {
-        let now = services.clock.now()
+        let now = core.clock.now()
         let starting = try await Moment.query(on: db).filter(\.$startsAt > now).filter(\.$startsAt <= now.addingTimeInterval(Self.lead))
             .limit(500).all()
         for moment in starting where moment.createdAt <= moment.startsAt.addingTimeInterval(-Self.lead) {

@@ -46,8 +46,8 @@ struct MomentViews {
             .map { ($0.momentID, $0.memberState) }, uniquingKeysWith: { a, _ in a })
         let photoCounts = try await counts(MomentPhoto.schema, ids)
         let memberCounts = try await counts(MomentMember.schema, ids, states: [.joined, .checkedIn])
-        let faves = try await MomentFaves(db: db, services: services).summaries(of: ids, viewer: viewer)
-        let comments = try await MomentComments(db: db, services: services).counts(in: ids, photoIDs: [])
+        let faves = try await MomentFaves(db: db, core: services.core).summaries(of: ids, viewer: viewer)
+        let comments = try await MomentComments(db: db, core: services.core).counts(in: ids, photoIDs: [])
         return moments.compactMap { moment in
             let id = moment.id!
             guard let place = places[moment.placeID], let creator = people[moment.creatorID] else { return nil }
@@ -74,8 +74,8 @@ struct MomentViews {
         let people = try await PeopleDirectory(db: db, services: services).peopleByID(Array(Set(photos.map(\.authorID))), viewer: viewer)
         let media = Dictionary(try await Media.query(on: db).filter(\.$id ~~ photos.map(\.mediaID)).all().map { ($0.id!, $0) },
                                uniquingKeysWith: { a, _ in a })
-        let faves = try await MomentFaves(db: db, services: services).summaries(of: ids, viewer: viewer)
-        let comments = try await MomentComments(db: db, services: services).counts(in: [], photoIDs: ids)
+        let faves = try await MomentFaves(db: db, core: services.core).summaries(of: ids, viewer: viewer)
+        let comments = try await MomentComments(db: db, core: services.core).counts(in: [], photoIDs: ids)
         let cover = try await MomentPhotoService(db: db, services: services).covers(of: [moment])[moment.id!]?.id
         return photos.compactMap { photo in
             guard let author = people[photo.authorID], let image = media[photo.mediaID] else { return nil }

@@ -9,7 +9,7 @@ struct PlaceService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     /// A place `viewerID` may use: shared, their own, or one a public moment is at.
     func place(_ id: UUID, for viewerID: UUID) async throws -> Place {
@@ -34,7 +34,7 @@ struct PlaceService {
         let name = MomentRules.place(
             name: draft.name, lat: draft.lat, lng: draft.lng, radius: draft.radiusMeters, externalID: draft.externalID,
             into: &errors, prefix: prefix)
-        let now = services.clock.now()
+        let now = core.clock.now()
         let place = Place()
         place.id = .v7(at: now)
         place.name = name

@@ -160,7 +160,7 @@ enum MomentWebActions {
     static func commentOnMoment(_ req: Request) async throws -> Response {
         struct Form: Content { var body: String? }
         return try await momentAction(req, anchor: "#comments") { user, moment, _ in
-            let comment = try await MomentComments(db: req.db, services: req.atelier)
+            let comment = try await MomentComments(db: req.db, core: req.core)
                 .add(to: moment, photo: nil, by: user, body: try req.content.decode(Form.self).body ?? "")
             try await publish(comment, in: moment, user: user, req: req)
             return nil
@@ -169,7 +169,7 @@ enum MomentWebActions {
 
     static func deleteComment(_ req: Request) async throws -> Response {
         try await momentAction(req, anchor: "#comments") { user, moment, _ in
-            let comments = MomentComments(db: req.db, services: req.atelier)
+            let comments = MomentComments(db: req.db, core: req.core)
             let comment = try await comments.comment(try req.pathID("commentID", "comment"), in: moment.id!, viewer: user.requireID())
             try await comments.delete(comment, in: moment, by: user.requireID())
             return "Comment deleted."
@@ -195,7 +195,7 @@ enum MomentWebActions {
     static func commentOnPhoto(_ req: Request) async throws -> Response {
         struct Form: Content { var body: String? }
         return try await photoAction(req, anchor: "#comments") { user, moment, photo in
-            let comment = try await MomentComments(db: req.db, services: req.atelier)
+            let comment = try await MomentComments(db: req.db, core: req.core)
                 .add(to: moment, photo: photo, by: user, body: try req.content.decode(Form.self).body ?? "")
             try await publish(comment, in: moment, user: user, req: req)
             return nil
@@ -255,7 +255,7 @@ enum MomentWebActions {
     }
 
     private static func toggleFave(_ target: UUID, in moment: Moment, user: User, req: Request) async throws {
-        let faves = MomentFaves(db: req.db, services: req.atelier)
+        let faves = MomentFaves(db: req.db, core: req.core)
         let userID = try user.requireID()
         let current = try await faves.summaries(of: [target], viewer: userID)[target]!
         let summary = current.mine ? try await faves.unfave(target, by: userID) : try await faves.fave(target, in: moment.id!, by: userID)

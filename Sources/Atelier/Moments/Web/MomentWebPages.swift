@@ -198,7 +198,7 @@ enum MomentWebPages {
 
     static func commentRows(_ moment: Moment, photoID: UUID?, viewer: User, req: Request) async throws -> [CommentRow] {
         let viewerID = try viewer.requireID()
-        let page = try await MomentComments(db: req.db, services: req.atelier)
+        let page = try await MomentComments(db: req.db, core: req.core)
             .list(on: moment.requireID(), photoID: photoID, viewer: viewerID, page: PageRequest(limit: 100, cursor: nil))
         let people = try await PeopleDirectory(db: req.db, services: req.atelier).peopleByID(page.items.map(\.authorID), viewer: viewerID)
         return page.items.compactMap { comment in

@@ -31,7 +31,7 @@ enum QuickMomentPlacesPage {
         var errors = FieldErrors()
         Geo.check(lat: lat, lng: lng, into: &errors)
         try errors.throwIfAny()
-        let nearby = try await PlaceService(db: req.db, services: req.atelier)
+        let nearby = try await PlaceService(db: req.db, core: req.core)
             .nearby(lat: lat, lng: lng, radius: searchRadius, viewer: user.requireID())
             .filter { $0.distanceMeters <= Double($0.place.radiusMeters) }
         return try await req.renderPage("moments/quick-places", Context(

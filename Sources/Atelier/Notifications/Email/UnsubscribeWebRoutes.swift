@@ -35,7 +35,7 @@ enum UnsubscribeWebRoutes {
     private static func unsubscribe(_ req: Request) async throws -> View {
         let (userID, kind, _) = try subject(req)
         if try await User.find(userID, on: req.db) != nil {
-            try await NotificationPreferencesService(db: req.db, services: req.atelier)
+            try await NotificationPreferencesService(db: req.db, core: req.core)
                 .update(userID, changes: [.init(kind: kind.rawValue, push: nil, email: false)], quiet: nil, clearQuiet: false)
         }
         return try await render(req, done: true)

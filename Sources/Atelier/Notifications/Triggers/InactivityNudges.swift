@@ -7,7 +7,7 @@ import SQLKit
 /// is the mark: none is written again until they have been back and away again.
 struct InactivityNudges {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     static let absence: TimeInterval = 14 * 86_400
     static let daytime = 10..<20
@@ -19,7 +19,7 @@ struct InactivityNudges {
 
     @discardableResult
     func sendDue() async throws -> Int {
-        let now = services.clock.now()
+        let now = core.clock.now()
         let sql = db.sql
         let kind = InboxEntry.Kind.weMissYou.rawValue
         let candidates = try await sql.raw("""
@@ -35,7 +35,7 @@ struct InactivityNudges {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: candidate.time_zone) ?? .gmt
             guard Self.daytime.contains(calendar.component(.hour, from: now)) else { continue }
-            try await services.writeTransaction(on: db) { tx in
+            try await core.writeTransaction(on: db) { tx in
                 try await InboxService.record(.init(
                     recipientID: candidate.id, kind: .weMissYou, actorID: nil, message: .weMissYou,
                     link: "atelier://discover", webPath: "/"), on: tx, now: now)

@@ -7,7 +7,7 @@ import Vapor
 extension APIHandler {
     func getSitePage(_ input: Operations.GetSitePage.Input) async throws -> Operations.GetSitePage.Output {
         let req = try request()
-        let page = try await SitePageService(db: req.db, services: services).page(input.path.slug.rawValue)
+        let page = try await SitePageService(db: req.db, core: services.core).page(input.path.slug.rawValue)
         return .ok(.init(body: .json(.init(page))))
     }
 
@@ -16,7 +16,7 @@ extension APIHandler {
         let admin = try await req.requireCaller().user
         try admin.requireAdmin()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let page = try await SitePageService(db: req.db, services: services)
+        let page = try await SitePageService(db: req.db, core: services.core)
             .update(input.path.slug.rawValue, title: body.title, markdown: body.body, by: admin)
         return .ok(.init(body: .json(.init(page))))
     }

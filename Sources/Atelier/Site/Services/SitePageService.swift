@@ -7,7 +7,7 @@ struct SitePageService {
     static let maxMarkdownLength = 50_000
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     func page(_ slug: String) async throws -> SitePage {
         guard SitePage.Slug(rawValue: slug) != nil, let page = try await SitePage.find(slug, on: db) else { throw Problem.notFound("page") }
@@ -27,9 +27,9 @@ struct SitePageService {
         page.title = title
         page.markdown = markdown
         page.html = MarkdownRenderer.html(markdown)
-        page.updatedAt = services.clock.now()
+        page.updatedAt = core.clock.now()
         page.updatedBy = try admin.requireID()
-        try await services.writeTransaction(on: db) { tx in try await page.save(on: tx) }
+        try await core.writeTransaction(on: db) { tx in try await page.save(on: tx) }
         return page
     }
 }

@@ -42,7 +42,7 @@ enum MemberHome {
                 .page(.following, for: user, filters: filters, asOf: nil, cursor: nil, limit: feedSize, visibility: visibility))
         }
         let media = MediaService(db: req.db, services: req.atelier)
-        let ootd = try await PostFeed(db: req.db, services: req.atelier).friends(of: user, page: PageRequest(limit: 1, cursor: nil))
+        let ootd = try await PostFeed(db: req.db, core: req.core).friends(of: user, page: PageRequest(limit: 1, cursor: nil))
         let lists = MomentLists(db: req.db, services: req.atelier)
         let invited = try await lists.openInvitations(userID, limit: momentCount)
         let upcoming = try await lists.upcoming(userID, limit: momentCount)

@@ -55,7 +55,7 @@ enum SiteWebPages {
     }
 
     static func page(_ req: Request, _ slug: SitePage.Slug) async throws -> View {
-        let page = try await SitePageService(db: req.db, services: req.atelier).page(slug.rawValue)
+        let page = try await SitePageService(db: req.db, core: req.core).page(slug.rawValue)
         return try await req.renderPage("site/page", Page(
             page: PageContext(req, title: page.title), slug: slug.rawValue, title: page.title, html: page.html, updatedOn: day(page.updatedAt)))
     }
@@ -91,7 +91,7 @@ enum SiteWebPages {
     }
 
     static func editPages(_ req: Request) async throws -> View {
-        let service = SitePageService(db: req.db, services: req.atelier)
+        let service = SitePageService(db: req.db, core: req.core)
         var pages: [Editable] = []
         for slug in SitePage.Slug.allCases {
             let page = try await service.page(slug.rawValue)
@@ -104,7 +104,7 @@ enum SiteWebPages {
         struct Form: Content { var title: String?; var body: String? }
         return try await AdminActions.act(req, back: "/admin/pages") { admin in
             let form = try req.content.decode(Form.self)
-            let page = try await SitePageService(db: req.db, services: req.atelier)
+            let page = try await SitePageService(db: req.db, core: req.core)
                 .update(req.parameters.get("slug") ?? "", title: form.title ?? "", markdown: form.body ?? "", by: admin)
             return "\(page.title) is saved."
         }

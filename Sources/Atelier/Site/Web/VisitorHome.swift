@@ -99,7 +99,7 @@ enum VisitorHome {
 
     private static func nearbyStores(_ place: Place, _ req: Request) async throws -> [NearbyStores.Entry] {
         try await req.reading { db in
-            try await NearbyStores(db: db, services: req.atelier).around(lat: place.lat, lng: place.lng, radiusKm: radiusKm, openOnly: false, limit: storeCount)
+            try await NearbyStores(db: db, core: req.core).around(lat: place.lat, lng: place.lng, radiusKm: radiusKm, openOnly: false, limit: storeCount)
         }
     }
 

@@ -68,20 +68,20 @@ extension APIHandler {
 
     func listBlocks(_ input: Operations.ListBlocks.Input) async throws -> Operations.ListBlocks.Output {
         let (req, user) = try await socialCaller()
-        let ids = try await BlockService(db: req.db, services: services)
+        let ids = try await BlockService(db: req.db, core: services.core)
             .blocked(by: user.requireID(), page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
         return .ok(.init(body: .json(try await userPage(ids, viewer: user, req))))
     }
 
     func blockUser(_ input: Operations.BlockUser.Input) async throws -> Operations.BlockUser.Output {
         let (req, user) = try await socialCaller()
-        try await BlockService(db: req.db, services: services).block(try PathID.parse(input.path.userId, "user"), by: user)
+        try await BlockService(db: req.db, core: services.core).block(try PathID.parse(input.path.userId, "user"), by: user)
         return .noContent(.init())
     }
 
     func unblockUser(_ input: Operations.UnblockUser.Input) async throws -> Operations.UnblockUser.Output {
         let (req, user) = try await socialCaller()
-        try await BlockService(db: req.db, services: services).unblock(try PathID.parse(input.path.userId, "user"), by: user.requireID())
+        try await BlockService(db: req.db, core: services.core).unblock(try PathID.parse(input.path.userId, "user"), by: user.requireID())
         return .noContent(.init())
     }
 

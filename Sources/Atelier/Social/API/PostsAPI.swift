@@ -37,7 +37,7 @@ extension APIHandler {
 
     func getFriendsFeed(_ input: Operations.GetFriendsFeed.Input) async throws -> Operations.GetFriendsFeed.Output {
         let (req, user) = try await socialCaller()
-        let feed = try await PostFeed(db: req.db, services: services)
+        let feed = try await PostFeed(db: req.db, core: services.core)
             .friends(of: user, page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
         return .ok(.init(body: .json(.init(
             items: try await postBodies(feed.posts.items, viewer: user, req), nextCursor: feed.posts.nextCursor,
@@ -46,20 +46,20 @@ extension APIHandler {
 
     func listMyPosts(_ input: Operations.ListMyPosts.Input) async throws -> Operations.ListMyPosts.Output {
         let (req, user) = try await socialCaller()
-        let page = try await PostFeed(db: req.db, services: services)
+        let page = try await PostFeed(db: req.db, core: services.core)
             .mine(user.requireID(), page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
         return .ok(.init(body: .json(.init(items: try await postBodies(page.items, viewer: user, req), nextCursor: page.nextCursor))))
     }
 
     func getMyPostDay(_ input: Operations.GetMyPostDay.Input) async throws -> Operations.GetMyPostDay.Output {
         let (req, user) = try await socialCaller()
-        let (day, post) = try await PostFeed(db: req.db, services: services).mine(user.requireID(), on: input.path.date)
+        let (day, post) = try await PostFeed(db: req.db, core: services.core).mine(user.requireID(), on: input.path.date)
         return .ok(.init(body: .json(.init(date: day.description, post: try await post.asyncMap { try await postBody($0, viewer: user, req) }))))
     }
 
     func getMyRecap(_ input: Operations.GetMyRecap.Input) async throws -> Operations.GetMyRecap.Output {
         let (req, user) = try await socialCaller()
-        let recap = try await PostFeed(db: req.db, services: services)
+        let recap = try await PostFeed(db: req.db, core: services.core)
             .recap(user.requireID(), month: input.query.month, year: input.query.year)
         return .ok(.init(body: .json(.init(
             period: recap.period, from: recap.from.description, to: recap.to.description,
@@ -71,7 +71,7 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         let limit = input.query.limit ?? 20
         guard (1...50).contains(limit) else { throw Problem.invalid("limit", "must be 1 to 50") }
-        let posts = try await PostFeed(db: req.db, services: services).trending(for: user, limit: limit)
+        let posts = try await PostFeed(db: req.db, core: services.core).trending(for: user, limit: limit)
         return .ok(.init(body: .json(.init(
             items: try await postBodies(posts, viewer: user, req), since: services.clock.now().addingTimeInterval(-PostFeed.trendingWindow)))))
     }

@@ -6,14 +6,14 @@ import SQLKit
 /// restores visibility, not the friendship.
 struct BlockService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     func block(_ otherID: UUID, by user: User) async throws {
         let userID = try user.requireID()
         guard otherID != userID else { throw Problem.invalid("userId", "is you") }
         guard try await User.find(otherID, on: db) != nil else { throw Problem.notFound("user") }
-        let now = services.clock.now()
-        try await services.writeTransaction(on: db) { tx in
+        let now = core.clock.now()
+        try await core.writeTransaction(on: db) { tx in
             let sql = tx.sql
             try await sql.raw("""
                 INSERT INTO \(ident: UserBlock.schema) (id, blocker_id, blocked_id, created_at)

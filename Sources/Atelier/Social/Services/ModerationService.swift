@@ -100,7 +100,7 @@ struct ModerationService {
                 guard let authorID = report.subjectAuthorID, let author = try await User.find(authorID, on: tx) else {
                     throw Problem.conflict("The account behind this is gone already.")
                 }
-                _ = try await AdminUserService(db: tx, services: services).update(author, suspended: true, isEditor: nil, isAdmin: nil, by: admin)
+                _ = try await AdminUserService(db: tx, core: services.core).update(author, suspended: true, isEditor: nil, isAdmin: nil, by: admin)
             case .dismiss:
                 break
             }

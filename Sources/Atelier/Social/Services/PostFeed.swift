@@ -14,13 +14,13 @@ struct PostFeed {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     /// Friends' posts and mine, newest first. Friends' posts of the viewer's today or later show
     /// only once the viewer has posted today; older days stay visible.
     func friends(of viewer: User, page: PageRequest) async throws -> FriendsPage {
         let viewerID = try viewer.requireID()
-        let today = LocalDay(services.clock.now(), in: LocalDay.zone(viewer.timeZone))
+        let today = LocalDay(core.clock.now(), in: LocalDay.zone(viewer.timeZone))
         let postedToday = try await Post.query(on: db).filter(\.$authorID == viewerID).filter(\.$day == today.description).count() > 0
         let friendIDs = try await activeFriends(of: viewerID)
         let rows = try await Post.query(on: db).group(.or) { visible in
@@ -82,7 +82,7 @@ struct PostFeed {
     /// first. Posts are for friends only, so "near" is the circle, not a place.
     func trending(for viewer: User, limit: Int) async throws -> [Post] {
         let viewerID = try viewer.requireID()
-        let now = services.clock.now()
+        let now = core.clock.now()
         let today = LocalDay(now, in: LocalDay.zone(viewer.timeZone))
         let postedToday = try await Post.query(on: db).filter(\.$authorID == viewerID).filter(\.$day == today.description).count() > 0
         let authors = try await activeFriends(of: viewerID) + [viewerID]

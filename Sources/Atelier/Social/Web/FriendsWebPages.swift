@@ -66,7 +66,7 @@ enum FriendsWebPages {
 
     static func blockedPage(_ req: Request) async throws -> View {
         let userID = try req.requireWebUser().requireID()
-        let ids = try await BlockService(db: req.db, services: req.atelier).blocked(by: userID, page: PageRequest(limit: 100, cursor: nil))
+        let ids = try await BlockService(db: req.db, core: req.core).blocked(by: userID, page: PageRequest(limit: 100, cursor: nil))
         let people = try await PeopleDirectory(db: req.db, services: req.atelier).people(ids.items, viewer: userID)
         return try await req.renderPage("social/blocked", BlockedPage(page: PageContext(req, title: "Blocked people"), people: people.map(PersonCard.init)))
     }
@@ -126,14 +126,14 @@ enum FriendsWebPages {
 
     static func block(_ req: Request) async throws -> Response {
         try await act(req, back: "/friends/blocked") { user, otherID, req in
-            try await BlockService(db: req.db, services: req.atelier).block(otherID, by: user)
+            try await BlockService(db: req.db, core: req.core).block(otherID, by: user)
             return "Blocked. You will not see each other any more."
         }
     }
 
     static func unblock(_ req: Request) async throws -> Response {
         try await act(req) { user, otherID, req in
-            try await BlockService(db: req.db, services: req.atelier).unblock(otherID, by: user.requireID())
+            try await BlockService(db: req.db, core: req.core).unblock(otherID, by: user.requireID())
             return "Unblocked."
         }
     }

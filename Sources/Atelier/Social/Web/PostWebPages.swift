@@ -66,7 +66,7 @@ enum PostWebPages {
 
     static func feedPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
-        let posts = PostFeed(db: req.db, services: req.atelier)
+        let posts = PostFeed(db: req.db, core: req.core)
         let cursor = req.query[String.self, at: "cursor"]
         let feed = try await posts.friends(of: user, page: PageRequest(limit: 12, cursor: cursor))
         let trending = cursor == nil ? try await posts.trending(for: user, limit: 3) : []

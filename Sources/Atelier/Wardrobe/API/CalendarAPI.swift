@@ -6,7 +6,7 @@ import Vapor
 extension APIHandler {
     func getCalendarMonth(_ input: Operations.GetCalendarMonth.Input) async throws -> Operations.GetCalendarMonth.Output {
         let (req, user) = try await socialCaller()
-        let month = try await WardrobeCalendar(db: req.db, services: services).month(input.query.month, ownerID: user.requireID())
+        let month = try await WardrobeCalendar(db: req.db, core: services.core).month(input.query.month, ownerID: user.requireID())
         return .ok(.init(body: .json(.init(
             month: String(month.first.description.prefix(7)),
             days: month.days.map { day in
@@ -20,13 +20,13 @@ extension APIHandler {
         guard let day = LocalDay(body.date), day.year >= 1970 else { throw Problem.invalid("date", "is not a date that exists (YYYY-MM-DD)") }
         guard let outfitID = UUID(uuidString: body.outfitId) else { throw Problem.invalid("outfitId", "is not an id") }
         let outfit = try await OutfitService(db: req.db, services: services).own(outfitID, of: user.requireID())
-        let planned = try await WardrobeCalendar(db: req.db, services: services).plan(outfit, on: day, note: body.note)
+        let planned = try await WardrobeCalendar(db: req.db, core: services.core).plan(outfit, on: day, note: body.note)
         return .created(.init(body: .json(WardrobeMapping.entry(planned.plan, warning: planned.warning))))
     }
 
     func deleteCalendarEntry(_ input: Operations.DeleteCalendarEntry.Input) async throws -> Operations.DeleteCalendarEntry.Output {
         let (req, user) = try await socialCaller()
-        let calendar = WardrobeCalendar(db: req.db, services: services)
+        let calendar = WardrobeCalendar(db: req.db, core: services.core)
         try await calendar.delete(try await calendar.ownPlan(try PathID.parse(input.path.planId, "plan"), of: user.requireID()))
         return .noContent(.init())
     }

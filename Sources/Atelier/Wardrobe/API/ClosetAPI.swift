@@ -50,7 +50,7 @@ extension APIHandler {
 
     func getClosetItem(_ input: Operations.GetClosetItem.Input) async throws -> Operations.GetClosetItem.Output {
         let (req, item) = try await ownClosetItem(input.path.itemId)
-        let days = try await WearLog(db: req.db, services: services).days(of: item.requireID())
+        let days = try await WearLog(db: req.db, core: services.core).days(of: item.requireID())
         return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).item(item, wornOn: days))))
     }
 
@@ -97,7 +97,7 @@ extension APIHandler {
         let (req, item) = try await ownClosetItem(input.path.itemId)
         let user = try await req.requireCaller().user
         let day = try WearLog.checkWornDay(input.query.date, owner: user, now: services.clock.now())
-        let log = WearLog(db: req.db, services: services)
+        let log = WearLog(db: req.db, core: services.core)
         try await log.log([item.requireID()], on: day, outfitID: nil, ownerID: item.ownerID)
         let fresh = try await ClosetService(db: req.db, services: services).own(item.requireID(), of: item.ownerID)
         return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).item(fresh, wornOn: try await log.days(of: fresh.requireID())))))
@@ -106,7 +106,7 @@ extension APIHandler {
     func removeClosetWear(_ input: Operations.RemoveClosetWear.Input) async throws -> Operations.RemoveClosetWear.Output {
         let (req, item) = try await ownClosetItem(input.path.itemId)
         guard let day = LocalDay(input.path.date) else { throw Problem.invalid("date", "is not a date that exists (YYYY-MM-DD)") }
-        let log = WearLog(db: req.db, services: services)
+        let log = WearLog(db: req.db, core: services.core)
         guard try await log.remove(item.requireID(), on: day) else { throw Problem.notFound("wear") }
         let fresh = try await ClosetService(db: req.db, services: services).own(item.requireID(), of: item.ownerID)
         return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).item(fresh, wornOn: try await log.days(of: fresh.requireID())))))

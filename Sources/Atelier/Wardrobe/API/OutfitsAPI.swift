@@ -54,7 +54,7 @@ extension APIHandler {
     func markOutfitWorn(_ input: Operations.MarkOutfitWorn.Input) async throws -> Operations.MarkOutfitWorn.Output {
         let (req, user, outfit) = try await ownOutfit(input.path.outfitId)
         let day = try WearLog.checkWornDay(input.query.date, owner: user, now: services.clock.now())
-        let plan = try await WardrobeCalendar(db: req.db, services: services).markWorn(outfit, on: day)
+        let plan = try await WardrobeCalendar(db: req.db, core: services.core).markWorn(outfit, on: day)
         return .ok(.init(body: .json(WardrobeMapping.entry(plan))))
     }
 

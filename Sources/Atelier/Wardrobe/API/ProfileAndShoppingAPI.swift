@@ -18,7 +18,7 @@ extension APIHandler {
 
     func getSizeProfile(_ input: Operations.GetSizeProfile.Input) async throws -> Operations.GetSizeProfile.Output {
         let (req, user) = try await socialCaller()
-        let profile = try await SizeProfileService(db: req.db, services: services).profile(of: user.requireID())
+        let profile = try await SizeProfileService(db: req.db, core: services.core).profile(of: user.requireID())
         return .ok(.init(body: .json(Self.sizeProfileBody(profile))))
     }
 
@@ -33,7 +33,7 @@ extension APIHandler {
             }
             return (Int(value.amount), value.currency)
         }
-        let saved = try await SizeProfileService(db: req.db, services: services).replace(for: user.requireID(), with: .init(
+        let saved = try await SizeProfileService(db: req.db, core: services.core).replace(for: user.requireID(), with: .init(
             units: body.units?.rawValue, heightCm: body.heightCm, chestCm: body.chestCm, waistCm: body.waistCm, hipsCm: body.hipsCm,
             inseamCm: body.inseamCm, shoeSizeEU: body.shoeSizeEu, preferredSizes: body.preferredSizes?.additionalProperties ?? [:],
             styles: body.styles ?? [], colours: body.colours ?? [],

@@ -72,7 +72,7 @@ struct WardrobeDemoSeed {
         _ = try await OutfitService(db: app.db, services: services).setPinned(made[0], true)
 
         // A month of wearing: an outfit every other day, the next three days planned.
-        let calendar = WardrobeCalendar(db: app.db, services: services)
+        let calendar = WardrobeCalendar(db: app.db, core: services.core)
         let today = LocalDay(services.clock.now(), in: LocalDay.zone(shopper.timeZone))
         for offset in stride(from: -30, through: -1, by: 2) {
             _ = try await calendar.markWorn(made[(offset + 30) / 2 % made.count], on: today.adding(days: offset))

@@ -5,7 +5,7 @@ import SQLKit
 /// Packing lists: outfits and items for a trip. An item in several of the outfits is listed once.
 struct PackingService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     static let maxItems = 100
 
@@ -41,7 +41,7 @@ struct PackingService {
         for itemID in itemIDs where !ordered.contains(itemID) { ordered.append(itemID) }
         guard ordered.count <= Self.maxItems else { throw Problem.invalid("closetItemIds", "at most \(Self.maxItems) items on a list") }
 
-        let now = services.clock.now()
+        let now = core.clock.now()
         let list = PackingList()
         list.id = .v7(at: now)
         list.ownerID = ownerID
@@ -51,7 +51,7 @@ struct PackingService {
         list.outfitIDsList = outfitIDs.map(\.idString).joined(separator: ",")
         list.createdAt = now
         let entries = ordered
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await list.create(on: tx)
             for (position, itemID) in entries.enumerated() {
                 let entry = PackingEntry()
@@ -78,7 +78,7 @@ struct PackingService {
     /// Checks an item off (or back on); 404 when it is not on the list.
     func setPacked(_ list: PackingList, itemID: UUID, _ packed: Bool) async throws {
         let listID = try list.requireID()
-        let changed = try await services.writeTransaction(on: db) { tx in
+        let changed = try await core.writeTransaction(on: db) { tx in
             try await tx.sql.raw("""
                 UPDATE \(ident: PackingEntry.schema) SET packed = \(bind: packed) WHERE list_id = \(bind: listID) AND closet_item_id = \(bind: itemID) RETURNING id
                 """).all()
@@ -91,6 +91,6 @@ struct PackingService {
     }
 
     func delete(_ list: PackingList) async throws {
-        try await services.writeTransaction(on: db) { tx in try await list.delete(on: tx) }
+        try await core.writeTransaction(on: db) { tx in try await list.delete(on: tx) }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// Reads and replaces a person's size profile, checking every measurement is one a body can have.
 struct SizeProfileService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     struct Input: Sendable {
         var units: String?
@@ -77,8 +77,8 @@ struct SizeProfileService {
         profile.priceMaxMinor = input.priceMax?.amount
         profile.currency = input.priceMin?.currency ?? input.priceMax?.currency
         profile.defaultToPreferences = input.defaultToPreferences
-        profile.updatedAt = services.clock.now()
-        try await services.writeTransaction(on: db) { tx in try await profile.save(on: tx) }
+        profile.updatedAt = core.clock.now()
+        try await core.writeTransaction(on: db) { tx in try await profile.save(on: tx) }
         return profile
     }
 }

@@ -6,7 +6,7 @@ import SQLKit
 /// days before the date answers with a warning naming that date (it is still planned).
 struct WardrobeCalendar {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     static let repeatWindowDays = 14
 
@@ -21,7 +21,7 @@ struct WardrobeCalendar {
         var wornItemIDs: [UUID]
     }
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     func plan(_ outfit: Outfit, on day: LocalDay, note: String?) async throws -> Planned {
         let note = (note ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -29,7 +29,7 @@ struct WardrobeCalendar {
         let outfitID = try outfit.requireID()
         let ownerID = outfit.ownerID
         let now = self.now
-        let plan = try await services.writeTransaction(on: db) { tx -> OutfitPlan in
+        let plan = try await core.writeTransaction(on: db) { tx -> OutfitPlan in
             let plan = try await Self.plan(of: ownerID, outfitID, on: day, tx: tx, now: now)
             plan.note = note
             try await plan.save(on: tx)
@@ -45,7 +45,7 @@ struct WardrobeCalendar {
         let ownerID = outfit.ownerID
         let now = self.now
         let itemIDs = try await OutfitPieces(db: db).pieces(of: outfitID).compactMap(\.closetItemID)
-        return try await services.writeTransaction(on: db) { tx -> OutfitPlan in
+        return try await core.writeTransaction(on: db) { tx -> OutfitPlan in
             let plan = try await Self.plan(of: ownerID, outfitID, on: day, tx: tx, now: now)
             plan.wornAt = plan.wornAt ?? now
             try await plan.save(on: tx)
@@ -76,7 +76,7 @@ struct WardrobeCalendar {
     }
 
     func delete(_ plan: OutfitPlan) async throws {
-        try await services.writeTransaction(on: db) { tx in try await plan.delete(on: tx) }
+        try await core.writeTransaction(on: db) { tx in try await plan.delete(on: tx) }
     }
 
     /// "YYYY-MM" → every day of that month with its plans and worn items (days with neither are left out).

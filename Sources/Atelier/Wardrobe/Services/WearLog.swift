@@ -7,9 +7,9 @@ import SQLKit
 /// so `wear_count` always equals the number of distinct dates.
 struct WearLog {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     /// A worn date may be at most a day ahead of the owner's today (a phone in a zone ahead of the
     /// account's), never more, and not before 1970.
@@ -25,7 +25,7 @@ struct WearLog {
     @discardableResult
     func log(_ itemIDs: [UUID], on day: LocalDay, outfitID: UUID?, ownerID: UUID) async throws -> [UUID] {
         let now = self.now
-        return try await services.writeTransaction(on: db) { tx in
+        return try await core.writeTransaction(on: db) { tx in
             try await Self.log(itemIDs, on: day, outfitID: outfitID, ownerID: ownerID, now: now, tx: tx)
         }
     }
@@ -53,7 +53,7 @@ struct WearLog {
 
     /// Takes back the wear of `itemID` on `day`; false when there was none.
     func remove(_ itemID: UUID, on day: LocalDay) async throws -> Bool {
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             let sql = tx.sql
             let deleted = try await sql.raw("""
                 DELETE FROM \(ident: ClosetWear.schema) WHERE item_id = \(bind: itemID) AND worn_on = \(bind: day.description) RETURNING id

@@ -118,7 +118,7 @@ enum ClosetWebPages {
         let user = try req.requireWebUser()
         let item = try await ownItem(req, user: user)
         let card = try await ClosetCard.cards([item], req: req)[0]
-        let wornOn = try await WearLog(db: req.db, services: req.atelier).days(of: item.requireID())
+        let wornOn = try await WearLog(db: req.db, core: req.core).days(of: item.requireID())
         let today = try await ClosetService(db: req.db, services: req.atelier).today(user)
         func money(_ minor: Int?) -> String? {
             guard let minor, let currency = item.currency else { return nil }
@@ -137,7 +137,7 @@ enum ClosetWebPages {
         return try await req.formAction(redirectTo: "/closet/items/\(item.id!.idString)") {
             let raw = (try? req.content.get(String.self, at: "date")).flatMap { $0.isEmpty ? nil : $0 }
             let day = try WearLog.checkWornDay(raw, owner: user, now: req.atelier.clock.now())
-            let added = try await WearLog(db: req.db, services: req.atelier).log([item.requireID()], on: day, outfitID: nil, ownerID: item.ownerID)
+            let added = try await WearLog(db: req.db, core: req.core).log([item.requireID()], on: day, outfitID: nil, ownerID: item.ownerID)
             return added.isEmpty ? "Already logged as worn on \(day)." : "Logged as worn on \(day)."
         }
     }

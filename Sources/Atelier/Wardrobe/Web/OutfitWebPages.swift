@@ -123,7 +123,7 @@ enum OutfitWebPages {
             guard let raw = try? req.content.get(String.self, at: "date"), let day = LocalDay(raw), day.year >= 1970 else {
                 throw Problem.invalid("date", "is not a date that exists")
             }
-            let planned = try await WardrobeCalendar(db: req.db, services: req.atelier).plan(outfit, on: day, note: try? req.content.get(String.self, at: "note"))
+            let planned = try await WardrobeCalendar(db: req.db, core: req.core).plan(outfit, on: day, note: try? req.content.get(String.self, at: "note"))
             month = String(day.description.prefix(7))
             return planned.warning.map { "Planned for \(day). Note: \($0)" } ?? "Planned for \(day)."
         }
@@ -137,7 +137,7 @@ enum OutfitWebPages {
         return try await req.formAction(redirectTo: back ?? "/outfits/\(outfit.id!.idString)") {
             let raw = (try? req.content.get(String.self, at: "date")).flatMap { $0.isEmpty ? nil : $0 }
             let day = try WearLog.checkWornDay(raw, owner: user, now: req.atelier.clock.now())
-            _ = try await WardrobeCalendar(db: req.db, services: req.atelier).markWorn(outfit, on: day)
+            _ = try await WardrobeCalendar(db: req.db, core: req.core).markWorn(outfit, on: day)
             return "Marked as worn on \(day)."
         }
     }
@@ -195,7 +195,7 @@ enum WardrobeCalendarPage {
         let user = try req.requireWebUser()
         let today = LocalDay(req.atelier.clock.now(), in: LocalDay.zone(user.timeZone))
         let raw = req.query[String.self, at: "month"] ?? String(today.description.prefix(7))
-        let (first, days) = try await WardrobeCalendar(db: req.db, services: req.atelier).month(raw, ownerID: user.requireID())
+        let (first, days) = try await WardrobeCalendar(db: req.db, core: req.core).month(raw, ownerID: user.requireID())
         let outfitIDs = Array(Set(days.flatMap { $0.plans.map(\.outfitID) }))
         let outfits = outfitIDs.isEmpty ? [] : try await Outfit.query(on: req.db).filter(\.$id ~~ outfitIDs).all()
         let cards = Dictionary(uniqueKeysWithValues: try await OutfitCard.cards(outfits, req: req).map { ($0.id, $0) })

@@ -35,7 +35,7 @@ enum PackingWebPages {
 
     static func indexPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
-        let lists = try await PackingService(db: req.db, services: req.atelier).lists(of: user.requireID())
+        let lists = try await PackingService(db: req.db, core: req.core).lists(of: user.requireID())
         let outfits = try await OutfitService(db: req.db, services: req.atelier).list(of: user.requireID(), page: PageRequest(limit: 100, cursor: nil)).items
         return try await req.renderPage("wardrobe/packing", IndexPage(
             page: PageContext(req, title: "Packing lists"),
@@ -49,7 +49,7 @@ enum PackingWebPages {
         var made: PackingList?
         let response = try await req.formAction(redirectTo: "/packing") {
             let form = try req.content.decode(Form.self)
-            made = try await PackingService(db: req.db, services: req.atelier).create(
+            made = try await PackingService(db: req.db, core: req.core).create(
                 ownerID: user.requireID(), name: form.name ?? "", from: form.from.flatMap { $0.isEmpty ? nil : $0 }, to: form.to.flatMap { $0.isEmpty ? nil : $0 },
                 outfitIDs: (form.outfitIds ?? []).compactMap(UUID.init(uuidString:)), itemIDs: [])
             return "Packing list made."
@@ -60,7 +60,7 @@ enum PackingWebPages {
     static func listPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
         let list = try await ownList(req, user: user)
-        let entries = try await PackingService(db: req.db, services: req.atelier).entries(of: list)
+        let entries = try await PackingService(db: req.db, core: req.core).entries(of: list)
         let ids = entries.map(\.closetItemID)
         let items = ids.isEmpty ? [] : try await ClosetItem.query(on: req.db).filter(\.$id ~~ ids).all()
         let cards = Dictionary(uniqueKeysWithValues: try await ClosetCard.cards(items, req: req).map { ($0.id, $0) })
@@ -75,7 +75,7 @@ enum PackingWebPages {
         let list = try await ownList(req, user: user)
         return try await req.formAction(redirectTo: "/packing/\(list.id!.idString)") {
             guard let itemID = req.parameters.get("itemID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("packing list item") }
-            let service = PackingService(db: req.db, services: req.atelier)
+            let service = PackingService(db: req.db, core: req.core)
             let packed = try await service.entries(of: list).first { $0.closetItemID == itemID }?.packed ?? false
             try await service.setPacked(list, itemID: itemID, !packed)
             return nil
@@ -96,6 +96,6 @@ enum PackingWebPages {
 
     static func ownList(_ req: Request, user: User) async throws -> PackingList {
         guard let id = req.parameters.get("listID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("packing list") }
-        return try await PackingService(db: req.db, services: req.atelier).own(id, of: user.requireID())
+        return try await PackingService(db: req.db, core: req.core).own(id, of: user.requireID())
     }
 }

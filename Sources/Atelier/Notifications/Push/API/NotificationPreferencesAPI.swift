@@ -14,7 +14,7 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
-        try await NotificationPreferencesService(db: req.db, services: services).update(
+        try await NotificationPreferencesService(db: req.db, core: services.core).update(
             user.requireID(),
             changes: (body.kinds ?? []).map { .init(kind: $0.kind, push: $0.push, email: $0.email) },
             quiet: body.quietHours.map { .init(start: $0.start, end: $0.end, timeZone: $0.timeZone) },
@@ -23,7 +23,7 @@ extension APIHandler {
     }
 
     private func preferencesBody(_ userID: UUID, _ req: Request) async throws -> Components.Schemas.NotificationPreferences {
-        let (kinds, quiet) = try await NotificationPreferencesService(db: req.db, services: services).settings(of: userID)
+        let (kinds, quiet) = try await NotificationPreferencesService(db: req.db, core: services.core).settings(of: userID)
         return .init(
             kinds: kinds.map { .init(kind: $0.kind.rawValue, push: $0.push, email: $0.email) },
             quietHours: quiet.map { .init(start: QuietHours.text($0.startMinute), end: QuietHours.text($0.endMinute), timeZone: $0.timeZone) })
@@ -36,7 +36,7 @@ extension APIHandler {
         let req = try request()
         let caller = try await req.requireCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
-        let device = try await DeviceService(db: req.db, services: services).registerWebPush(
+        let device = try await DeviceService(db: req.db, core: services.core).registerWebPush(
             endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth, locale: body.locale, session: caller.familyID, for: caller.user)
         return .ok(.init(body: .json(.init(device))))
     }
@@ -44,7 +44,7 @@ extension APIHandler {
     func unregisterWebPushSubscription(_ input: Operations.UnregisterWebPushSubscription.Input) async throws -> Operations.UnregisterWebPushSubscription.Output {
         let req = try request()
         let caller = try await req.requireCaller()
-        guard try await DeviceService(db: req.db, services: services).unregister(token: input.query.endpoint, for: caller.user.requireID()) else {
+        guard try await DeviceService(db: req.db, core: services.core).unregister(token: input.query.endpoint, for: caller.user.requireID()) else {
             throw Problem.notFound("subscription")
         }
         return .noContent(.init())

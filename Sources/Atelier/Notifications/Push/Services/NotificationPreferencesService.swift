@@ -4,7 +4,7 @@ import Foundation
 /// Reads and changes which kinds reach a person on which channel, and their quiet hours.
 struct NotificationPreferencesService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     struct KindSetting: Sendable, Equatable {
         var kind: InboxEntry.Kind
@@ -53,9 +53,9 @@ struct NotificationPreferencesService {
         if quiet != nil && clearQuiet { errors.add("clearQuietHours", "cannot be given with quietHours") }
         try errors.throwIfAny()
 
-        let now = services.clock.now()
+        let now = core.clock.now()
         let newWindow = window
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             for change in changes {
                 for (channel, enabled) in [(NotificationKinds.Channel.push, change.push), (.email, change.email)] {
                     guard let enabled else { continue }

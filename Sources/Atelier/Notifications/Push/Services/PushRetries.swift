@@ -5,11 +5,11 @@ import Foundation
 /// job's key is spent). A delivery whose device is gone has nowhere to go.
 struct PushRetries {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     func retry(_ id: UUID) async throws -> Bool {
-        let now = services.clock.now()
-        return try await services.writeTransaction(on: db) { tx in
+        let now = core.clock.now()
+        return try await core.writeTransaction(on: db) { tx in
             guard let delivery = try await NotificationDelivery.find(id, on: tx), delivery.status == NotificationDelivery.Status.failed.rawValue,
                   delivery.deviceID != nil
             else { return false }

@@ -7,7 +7,7 @@ enum AdminDeliveriesPage {
         admin.get("deliveries", use: deliveries)
         admin.post("deliveries", ":id", "retry") { req in
             try await AdminActions.act(req, back: "/admin/deliveries") { _ in
-                guard try await PushRetries(db: req.db, services: req.atelier).retry(try AdminActions.id(req)) else { throw Problem.notFound("failed delivery") }
+                guard try await PushRetries(db: req.db, core: req.core).retry(try AdminActions.id(req)) else { throw Problem.notFound("failed delivery") }
                 req.atelier.jobsWaiting.signal()
                 return "The push will be sent again."
             }

@@ -16,7 +16,7 @@ enum NotificationSettingsWebRoutes {
 
     /// What the settings template shows of notifications.
     static func pageValues(_ req: Request, _ user: User) async throws -> [String: FormValue] {
-        let (kinds, quiet) = try await NotificationPreferencesService(db: req.db, services: req.atelier).settings(of: user.requireID())
+        let (kinds, quiet) = try await NotificationPreferencesService(db: req.db, core: req.core).settings(of: user.requireID())
         let rows = kinds.filter { NotificationKinds.shown($0.kind, to: user) }.map { setting -> [String: String] in
             ["kind": setting.kind.rawValue, "label": NotificationKinds.label(setting.kind),
              "push": setting.push ? "on" : "", "email": setting.email ? "on" : ""]
@@ -43,7 +43,7 @@ enum NotificationSettingsWebRoutes {
         let quiet = quietOn ? NotificationPreferencesService.QuietInput(
             start: form["quietStart"] ?? "", end: form["quietEnd"] ?? "", timeZone: form["quietTimeZone"] ?? "") : nil
         do {
-            try await NotificationPreferencesService(db: req.db, services: req.atelier)
+            try await NotificationPreferencesService(db: req.db, core: req.core)
                 .update(user.requireID(), changes: changes, quiet: quiet, clearQuiet: !quietOn)
         } catch let problem as Problem where problem.status.code < 500 {
             let fields = ["quietHours.start": "quietStart", "quietHours.end": "quietEnd", "quietHours.timeZone": "quietTimeZone"]
@@ -71,7 +71,7 @@ enum NotificationSettingsWebRoutes {
         let body = try req.content.decode(Subscription.self)
         let session = req.session.data[subscriptionSessionKey].flatMap(UUID.init(uuidString:)) ?? UUID()
         req.session.data[subscriptionSessionKey] = session.uuidString
-        let device = try await DeviceService(db: req.db, services: req.atelier).registerWebPush(
+        let device = try await DeviceService(db: req.db, core: req.core).registerWebPush(
             endpoint: body.endpoint ?? "", p256dh: body.keys?.p256dh ?? "", auth: body.keys?.auth ?? "",
             locale: user.locale, session: session, for: user)
         let response = Response(status: .ok)
@@ -82,7 +82,7 @@ enum NotificationSettingsWebRoutes {
     static func unsubscribe(_ req: Request) async throws -> HTTPStatus {
         let user = try req.requireWebUser()
         let body = try req.content.decode(Subscription.self)
-        _ = try await DeviceService(db: req.db, services: req.atelier).unregister(token: body.endpoint ?? "", for: user.requireID())
+        _ = try await DeviceService(db: req.db, core: req.core).unregister(token: body.endpoint ?? "", for: user.requireID())
         return .noContent
     }
 
