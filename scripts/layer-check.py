@@ -49,20 +49,7 @@ LAYERS: list[tuple[str, list[str]]] = [
 # Crossings still to cut, "User -> Declarer": reason. Each entry must still be needed (a stale one fails
 # the check too), and the list shrinks to nothing.
 EXCEPTIONS: dict[str, str] = {
-    "Accounts -> App": "the services bag: these services still take `AtelierServices`; each is to take only what it uses",
-    "Catalog -> App": "the services bag: these services still take `AtelierServices`; each is to take only what it uses",
-    "Commerce -> App": "the services bag: these services still take `AtelierServices`; each is to take only what it uses",
-    "Discovery -> App": "the services bag: these services still take `AtelierServices`; each is to take only what it uses",
-    "Jobs -> App": "the services bag: these services still take `AtelierServices`; each is to take only what it uses",
-    "Magazine -> App": "the services bag: these services still take `AtelierServices`; each is to take only what it uses",
-    "Media -> App": "the services bag: these services still take `AtelierServices`; each is to take only what it uses",
-    "Moments -> App": "the services bag: these services still take `AtelierServices`; each is to take only what it uses",
-    "Notifications -> App": "the services bag: these services still take `AtelierServices`; each is to take only what it uses",
     "Notifications -> Commerce": "order notification texts switch on order states; texts are to register from Commerce",
-    "Operations -> App": "the services bag: these services still take `AtelierServices`; each is to take only what it uses",
-    "Site -> App": "the services bag: these services still take `AtelierServices`; each is to take only what it uses",
-    "Social -> App": "the services bag: these services still take `AtelierServices`; each is to take only what it uses",
-    "Wardrobe -> App": "the services bag: these services still take `AtelierServices`; each is to take only what it uses",
 }
 
 SOURCE_ROOT = pathlib.Path("Sources/Atelier")

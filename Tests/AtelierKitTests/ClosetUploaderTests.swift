@@ -20,7 +20,7 @@ struct ClosetUploaderTests {
             let uploader = ClosetUploader(session: session)
             let items = try await uploader.add([ClosetPhoto(image: try photo(0)), ClosetPhoto(image: try photo(1), mask: maskPNG)], type: "dress")
             #expect(items.count == 2 && items.allSatisfy { $0.cutoutStatus == .pending && $0._type == "dress" })
-            try await WardrobeImageQueue(db: server.app.db, services: server.app.atelier).drain()
+            try await WardrobeImageQueue(db: server.app.db, core: server.app.core, mediaLibrary: server.app.atelier.media).drain()
             let done = try await uploader.waitForCutouts(items.map(\.id), timeout: .seconds(5))
             #expect(done.map(\.cutoutStatus) == [.ready, .ready])
             #expect(done[1].cutout?.width == 200 + 2 * 8 && done[1].cutout?.height == 400 + 2 * 8, "the mask's rectangle and its margin")

@@ -10,7 +10,7 @@ import Testing
 /// Editors' work on the in-process server, as `MagazineEditor` does it.
 struct MagazineDesk {
     let server: LiveServer
-    var editor: MagazineEditor { MagazineEditor(db: server.app.db, services: server.app.atelier) }
+    var editor: MagazineEditor { MagazineEditor(db: server.app.db, core: server.app.core, mediaLibrary: server.app.atelier.media) }
 
     func author() async throws -> UUID {
         try await editor.createAuthor(name: "Ioana Marin", bios: ["en": "Editor."]).requireID()
@@ -246,7 +246,7 @@ struct MagazineLibraryTests {
             let uploader = try await AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
                 .signUp(email: uniqueEmail(), password: "correct horse battery", displayName: "Picture Desk").id
             func picture(_ colour: ColourName) async throws -> UUID {
-                try await MediaService(db: server.app.db, services: server.app.atelier).ingest(
+                try await MediaService(db: server.app.db, core: server.app.core, mediaLibrary: server.app.atelier.media).ingest(
                     .init(uploaderID: UUID(uuidString: uploader)!, claimed: nil, edits: ImageEdits(), visibility: .public),
                     data: try WardrobeDemoSeed.photo(type: "dress", colour: colour, shape: 0)).requireID()
             }

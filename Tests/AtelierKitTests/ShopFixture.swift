@@ -22,10 +22,10 @@ struct Shop {
         let owner = AtelierSession(baseURL: server.baseURL, tokenStore: InMemoryTokenStore())
         let me = try await owner.signUp(email: email, password: kitPassword, displayName: "Shop Owner")
         let suffix = UUID().uuidString.prefix(6).lowercased()
-        let store = try await StoreService(db: db, services: services).create(.init(
+        let store = try await StoreService(db: db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mailOutbox: services.mailOutbox, mediaLibrary: services.media).create(.init(
             name: "Kit Shop \(suffix)", street: "Vallgatan 1", city: "Gothenburg", lat: 57.705, lng: 11.966, ownerEmail: email))
         let storeID = store.id!.uuidString.lowercased()
-        let category = try await CategoryService(db: db, services: services).create(name: "Shirts \(suffix)", gender: "women", parentID: nil)
+        let category = try await CategoryService(db: db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media).create(name: "Shirts \(suffix)", gender: "women", parentID: nil)
         _ = try await owner.client.updateCommerceSettings(path: .init(storeId: storeID), body: .json(.init(
             orderingEnabled: true, reserveEnabled: true, reserveHours: 48, reserveMaxItems: 5, pickupEnabled: true,
             pickupPreparationMinutes: 60, deliveryEnabled: false, deliveryRadiusKm: 10, deliveryFee: .init(amount: 0, currency: "SEK"),

@@ -21,7 +21,7 @@ public final class AtelierServices: Sendable {
     var publicListCache: GenerationCache<PublicListCacheMiddleware.Answer>? { core.publicListCache }
     var writtenAnswers: WrittenAnswerCounts { core.writtenAnswers }
     /// Who may see a private medium attached to a post, a moment photo (the owning domains register).
-    let mediaOwners = MediaOwnerAccess()
+    var mediaOwners: MediaOwnerAccess { media.owners }
     /// Reportable things of the domains above Social (magazine comments, reviews; they register).
     let moderationTargets = ModerationTargets()
     /// Which live channels a person may listen to and whose events they do not see (the domains register).
@@ -34,6 +34,8 @@ public final class AtelierServices: Sendable {
     var fileWorkers: WorkerThreads { media.fileWorkers }
     /// Where discovery's shopping preferences come from (the wardrobe registers).
     let shoppingPreferences = ShoppingPreferenceSource()
+    /// The parts a job reaches by type (`JobContext.parts`).
+    let parts = RootParts()
     /// Discovery's search rows and feed order, kept by the catalogue's writes.
     let catalogIndexing: any CatalogIndexing
     let mailOutbox: MailOutbox
@@ -59,7 +61,7 @@ public final class AtelierServices: Sendable {
     /// The sign-in-to-browse stores, for the visibility of each caller's lists (`StoreVisibility`).
     let membersOnlyStores = MembersOnlyStores()
     /// Likes and unlikes, written in batches (group commit).
-    let likeWrites = LikeGroupCommit()
+    let likeWrites: LikeGroupCommit
     /// Wakes the wardrobe image queue (cut-outs, outfit renders) when work is committed.
     let wardrobeImages = WakeSignal()
     /// The job kinds this instance runs, and the recurring ones it schedules (Jobs).
@@ -86,8 +88,19 @@ public final class AtelierServices: Sendable {
         self.socialVerifier = socialVerifier
         self.media = media
         self.catalogCounters = catalogCounters
+        likeWrites = LikeGroupCommit(core: core, counters: catalogCounters)
         payments = config.stripe.isConfigured ? StripePayments(settings: config.stripe) : nil
         searchCache = config.searchCacheSeconds > 0 ? SearchResultCache(lifetime: TimeInterval(config.searchCacheSeconds)) : nil
+        // This instance's caches at once, the other instances' when they hear of it (on PostgreSQL; the
+        // notification is sent before `announce` returns, so before the writer's response).
+        parts.register(live)
+        parts.register(mailOutbox)
+        parts.register(media)
+        parts.register(push)
+        catalogChanges.listen { [unowned self] in
+            invalidateCatalogCaches()
+            await cluster?.broadcast(.catalogChanged)
+        }
     }
 
     func writeTransaction<T: Sendable>(
@@ -96,12 +109,12 @@ public final class AtelierServices: Sendable {
         try await core.writeTransaction(on: db, beginsWithWrite: beginsWithWrite, body)
     }
 
-    /// Called after every committed catalogue write that can change search results: this
-    /// instance's caches at once, the other instances' when they hear of it (on PostgreSQL; the
-    /// notification is sent before this returns, so before the writer's response).
+    /// Announced after every committed catalogue write that can change what lists and searches show;
+    /// `init` registers this instance's caches and the cluster bus (see `CatalogChanges`).
+    let catalogChanges = CatalogChanges()
+
     func catalogChanged() async {
-        invalidateCatalogCaches()
-        await cluster?.broadcast(.catalogChanged)
+        await catalogChanges.announce()
     }
 
     /// This instance's catalogue caches only: what another instance's announcement does here.

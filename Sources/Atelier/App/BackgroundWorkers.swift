@@ -16,14 +16,14 @@ final class BackgroundWorkers: LifecycleHandler {
         // expiries, reminders) is a job in the database; woken when a job is committed, else every second.
         let jobs = Task {
             do {
-                try await JobQueue(db: db, services: services).releaseLeasesOfDeadProcess()
+                try await JobQueue(db: db, core: services.core).releaseLeasesOfDeadProcess()
             } catch {
                 logger.error("Releasing the jobs of an earlier run failed: \(String(reflecting: error))")
             }
             while !Task.isCancelled {
                 do {
                     try await services.recurringJobs.scheduleDue(db: db, now: clock.now())
-                    try await services.jobs.drain(db: db, services: services)
+                    try await services.jobs.drain(db: db, core: services.core, parts: services.parts)
                 } catch {
                     logger.error("Running jobs failed: \(String(reflecting: error))")
                 }
@@ -44,7 +44,7 @@ final class BackgroundWorkers: LifecycleHandler {
         let backups = Task {
             while !Task.isCancelled, let schedule {
                 do {
-                    if let name = try await schedule.runIfDue(db: db, services: services) { logger.info("Nightly backup written: \(name)") }
+                    if let name = try await schedule.runIfDue(db: db, clock: services.clock, config: services.config, media: services.media) { logger.info("Nightly backup written: \(name)") }
                 } catch {
                     logger.error("The nightly backup failed: \(String(reflecting: error))")
                 }
@@ -56,7 +56,7 @@ final class BackgroundWorkers: LifecycleHandler {
         let wardrobe = Task {
             while !Task.isCancelled {
                 do {
-                    try await WardrobeImageQueue(db: db, services: services).drain()
+                    try await WardrobeImageQueue(db: db, core: services.core, mediaLibrary: services.media).drain()
                 } catch {
                     logger.error("Drawing wardrobe images failed: \(String(reflecting: error))")
                 }

@@ -6,6 +6,7 @@ import Vapor
 enum DomainHooks {
     static func register(_ app: Application) {
         let services = app.atelier
+        let (core, media) = (app.core, services.media)
         // Accounts' web pages: after a sign-in the signed-out cart moves into the account's; a sign-out
         // forgets this browser's push subscription; the settings page shows notification preferences.
         app.webAccountParts.onSignIn { try await WebCart.moveSignedOutCart($0, into: $1) }
@@ -13,36 +14,36 @@ enum DomainHooks {
         app.webAccountParts.addSettingsSection { try await NotificationSettingsWebRoutes.pageValues($0, $1) }
         // Media: who may see a private photo attached to a post or a moment photo; which media is a
         // store's or the magazine's rather than a person's.
-        PostService.registerMediaAccess(in: services.mediaOwners, services: services)
-        MomentPhotoService.registerMediaAccess(in: services.mediaOwners, services: services)
+        PostService.registerMediaAccess(in: services.mediaOwners, core: services.core, mediaLibrary: services.media)
+        MomentPhotoService.registerMediaAccess(in: services.mediaOwners, core: services.core, live: services.live, mediaLibrary: services.media)
         for ownerType in [ProductService.mediaOwnerType, "store", "brand", "magazine", MagazinePDFs.mediaOwnerType] {
             services.mediaOwners.registerShared(ownerType: ownerType)
         }
         // Accounts: what each domain removes when an account is deleted (in this order, in one
         // transaction; see AccountDeletion) and adds to its export.
-        LikesAndFollowsDeletion.register(in: services.accountParts, services: services)
-        PersonalMediaDeletion.register(in: services.accountParts, services: services)
-        MomentPhotosDeletion.register(in: services.accountParts, services: services)
-        OwnerlessStores.register(in: services.accountParts, services: services)
-        CustomerDeletion.register(in: services.accountParts, services: services)
-        SocialExport.register(in: services.accountParts, services: services)
+        LikesAndFollowsDeletion.register(in: services.accountParts, catalogChanges: services.catalogChanges)
+        PersonalMediaDeletion.register(in: services.accountParts, core: services.core, mediaLibrary: services.media)
+        MomentPhotosDeletion.register(in: services.accountParts, core: services.core, mediaLibrary: services.media)
+        OwnerlessStores.register(in: services.accountParts, live: services.live, catalogChanges: services.catalogChanges)
+        CustomerDeletion.register(in: services.accountParts, catalogChanges: services.catalogChanges)
+        SocialExport.register(in: services.accountParts, core: services.core, live: services.live)
         // Accounts' sign-up: an invite link connects the new account with the inviter; a provider's
         // picture becomes the profile picture.
-        services.accountParts.redeemInvites { [unowned services] token in InviteLinkService.joining(token, services: services) }
-        services.accountParts.importProviderPictures { [unowned services] url, user, db, logger in
-            await ProviderPictureImport(db: db, services: services, logger: logger).importPicture(from: url, for: user)
+        services.accountParts.redeemInvites { token in InviteLinkService.joining(token, core: core) }
+        services.accountParts.importProviderPictures { url, user, db, logger in
+            await ProviderPictureImport(db: db, core: core, mediaLibrary: media, logger: logger).importPicture(from: url, for: user)
         }
         WardrobeExport.register(in: services.accountParts)
-        services.accountParts.copyOriginals { [unowned services] key, url in try await services.media.copyOriginal(key, to: url) }
+        services.accountParts.copyOriginals { key, url in try await media.copyOriginal(key, to: url) }
         // Social's moderation: magazine comments and reviews can be reported and hidden.
-        MagazineReaders.registerModeration(in: services.moderationTargets, services: services)
+        MagazineReaders.registerModeration(in: services.moderationTargets, core: services.core)
         ReviewService.registerModeration(in: services.moderationTargets)
         // Notifications' live channels: a moment's album; blocked people's events stay hidden.
-        MomentService.registerLiveChannel(in: services.liveAccess, services: services)
+        MomentService.registerLiveChannel(in: services.liveAccess, core: services.core, mediaLibrary: services.media)
         SocialGraph.registerLiveHiding(in: services.liveAccess)
         // Discovery's shopping preferences: the wardrobe's size profile.
         ShoppingPreferences.register(in: services.shoppingPreferences)
         // Notifications' inbox: blocked people's entries are hidden; actors are drawn as people cards.
-        PeopleDirectory.registerInboxRules(in: services.inboxPeople, services: services)
+        PeopleDirectory.registerInboxRules(in: services.inboxPeople, core: services.core, mediaLibrary: services.media)
     }
 }

@@ -47,11 +47,11 @@ struct HousekeepingJob: JobKind {
     static let lease: TimeInterval = 1800
 
     func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        let now = context.services.clock.now()
+        let now = context.core.clock.now()
         try await IdempotencyRecord.query(on: context.db).filter(\.$createdAt < now.addingTimeInterval(-IdempotencyMiddleware.lifetime)).delete()
-        try await MediaService(db: context.db, services: context.services).collectUnattached()
-        try await JobQueue(db: context.db, services: context.services).pruneDone(olderThan: 2 * 86_400)
-        try await context.services.rateLimiter.prune()
+        try await MediaService(db: context.db, core: context.core, mediaLibrary: context.parts.get(MediaLibrary.self)).collectUnattached()
+        try await JobQueue(db: context.db, core: context.core).pruneDone(olderThan: 2 * 86_400)
+        try await context.core.rateLimiter.prune()
         try await ClusterBus.pruneStored(on: context.db, before: now.addingTimeInterval(-ClusterBus.storedLifetime))
     }
 }
@@ -63,7 +63,7 @@ struct NotificationTriggersJob: JobKind {
     static let maxAttempts = 3
 
     func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        try await MomentStartingReminders(db: context.db, core: context.services.core).scheduleDue()
-        try await ReservationExpiryWarnings(db: context.db, core: context.services.core).scheduleDue()
+        try await MomentStartingReminders(db: context.db, core: context.core).scheduleDue()
+        try await ReservationExpiryWarnings(db: context.db, core: context.core).scheduleDue()
     }
 }

@@ -19,7 +19,7 @@ struct SeedDemoCommand: AsyncCommand {
         let app = context.application
         var created = 0
         for demo in Self.demoUsers where try await User.query(on: app.db).filter(\.$email == demo.email).count() == 0 {
-            let (user, _) = try await AccountService(db: app.db, services: app.atelier).signUp(
+            let (user, _) = try await AccountService(db: app.db, core: app.core, accountParts: app.atelier.accountParts, mailOutbox: app.atelier.mailOutbox).signUp(
                 .init(email: demo.email, password: Self.demoPassword, displayName: demo.name, timeZone: demo.timeZone),
                 clientAddress: "seed")
             user.homeCity = demo.city

@@ -113,13 +113,13 @@ struct SendMailJob: JobKind {
     private static let logger = Logger(label: "atelier.mail")
 
     func run(_ payload: Payload, context: JobContext) async throws {
-        let now = context.services.clock.now()
+        let now = context.core.clock.now()
         guard let row = try await OutboxMail.find(payload.mailID, on: context.db), row.sentAt == nil, row.failedAt == nil else {
             return try await context.finish { _ in }
         }
         row.attempts += 1
         do {
-            try await context.services.mailOutbox.mailer.send(Mail(
+            try await context.parts.get(MailOutbox.self).mailer.send(Mail(
                 to: row.recipient, subject: row.subject, text: row.bodyText, html: row.bodyHTML, unsubscribeURL: row.unsubscribeURL))
         } catch {
             row.lastError = String(describing: error)

@@ -20,7 +20,7 @@ struct AccountDeletionTests {
             let f = try await t.catalogFixture()
             let staff = try await t.signUp(name: "Staff")
             let staffUser = try #require(try await User.find(UUID(uuidString: staff.user.id), on: t.app.db))
-            _ = try await StaffService(db: t.app.db, services: t.app.atelier).addMember(staffUser, to: f.storeA, role: .staff)
+            _ = try await StaffService(db: t.app.db, core: t.app.core, mailOutbox: t.app.atelier.mailOutbox).addMember(staffUser, to: f.storeA, role: .staff)
 
             var products: [(id: String, photos: [String])] = []
             for index in 0..<5 {

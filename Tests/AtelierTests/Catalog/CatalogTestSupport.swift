@@ -68,19 +68,19 @@ extension TestApp {
         let adminUser = try #require(try await User.find(UUID(uuidString: admin.user.id), on: app.db))
         adminUser.isAdmin = true
         try await adminUser.save(on: app.db)
-        let stores = StoreService(db: app.db, services: app.atelier)
+        let stores = StoreService(db: app.db, core: app.core, catalogChanges: app.atelier.catalogChanges, catalogIndexing: app.atelier.catalogIndexing, mailOutbox: app.atelier.mailOutbox, mediaLibrary: app.atelier.media)
         let suffix = UUID().uuidString.prefix(6).lowercased()
         let storeA = try await stores.create(.init(
             name: "Store A \(suffix)", street: "Vallgatan 1", city: "Gothenburg", lat: 57.705, lng: 11.966, ownerEmail: ownerA.user.email))
         let storeB = try await stores.create(.init(
             name: "Store B \(suffix)", street: "Magasinsgatan 2", city: "Gothenburg", lat: 57.704, lng: 11.962, ownerEmail: ownerB.user.email))
-        let categories = CategoryService(db: app.db, services: app.atelier)
+        let categories = CategoryService(db: app.db, core: app.core, catalogChanges: app.atelier.catalogChanges, catalogIndexing: app.atelier.catalogIndexing, mediaLibrary: app.atelier.media)
         let women = try await categories.create(name: "Women \(suffix)", gender: "women", parentID: nil)
         let tops = try await categories.create(name: "Tops", gender: "women", parentID: women.id)
         let shirts = try await categories.create(name: "Shirts", gender: "women", parentID: tops.id)
         let men = try await categories.create(name: "Men \(suffix)", gender: "men", parentID: nil)
         let adminModel = try #require(try await User.find(UUID(uuidString: admin.user.id), on: app.db))
-        let brand = try await BrandService(db: app.db, services: app.atelier)
+        let brand = try await BrandService(db: app.db, core: app.core, catalogChanges: app.atelier.catalogChanges, catalogIndexing: app.atelier.catalogIndexing, mediaLibrary: app.atelier.media)
             .create(name: "Brand \(suffix)", logoID: nil, status: .approved, proposedBy: nil, by: adminModel)
         return CatalogFixture(
             admin: admin, ownerA: ownerA, ownerB: ownerB, storeA: storeA, storeB: storeB, women: women, tops: tops, shirts: shirts,

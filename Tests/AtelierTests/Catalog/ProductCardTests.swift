@@ -102,7 +102,7 @@ struct ProductCardTests {
                 priceMinor: 99_000, originalPriceMinor: nil, currency: "SEK", colors: ["black"], colorName: "", fabric: "", styles: [],
                 variants: [.init(size: "M", color: nil, stock: 2, sku: nil)], photoIDs: [front, back].map { UUID(uuidString: $0)! },
                 status: .active)
-            let service = ProductService(db: t.app.db, services: t.app.atelier)
+            let service = ProductService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media)
             let product = try await service.create(in: f.storeA, draft: draft, by: user)
 
             func shownPhotos() async throws -> [String?] {

@@ -45,7 +45,7 @@ struct ProductImportTests {
         return Data(("\u{FEFF}" + lines.joined(separator: "\r\n") + "\r\n").utf8)
     }
 
-    static func importer(_ t: TestApp) -> ProductImport { ProductImport(db: t.app.db, services: t.app.atelier) }
+    static func importer(_ t: TestApp) -> ProductImport { ProductImport(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media) }
 
     static func owner(_ t: TestApp, _ f: CatalogFixture) async throws -> User {
         try #require(try await User.find(UUID(uuidString: f.ownerA.user.id), on: t.app.db))

@@ -116,7 +116,7 @@ struct CardPaymentTests {
             #expect(try await cardCheckout(t, token: token).status == .created)
             #expect(try await t.variantStock(shop.sizeS).available == 2)
             t.clock.advance(by: 31 * 60)
-            #expect(try await OrderService(db: t.app.db, services: t.app.atelier).expireDue() == 1)
+            #expect(try await OrderService(db: t.app.db, core: t.app.core, live: t.app.atelier.live).expireDue() == 1)
             let variant = try await t.variantStock(shop.sizeS)
             #expect(variant.held == 0 && variant.available == 5)
         }

@@ -126,7 +126,7 @@ extension TestApp {
     /// `count` signed-up shoppers' access tokens.
     func shoppers(_ count: Int) async throws -> [String] {
         var tokens: [String] = []
-        let accounts = AccountService(db: app.db, services: app.atelier)
+        let accounts = AccountService(db: app.db, core: app.core, accountParts: app.atelier.accountParts, mailOutbox: app.atelier.mailOutbox)
         for index in 0..<count {
             // Each from its own address: the sign-up rate limit is per address.
             let (_, session) = try await accounts.signUp(

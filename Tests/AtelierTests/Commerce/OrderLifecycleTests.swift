@@ -20,7 +20,7 @@ struct OrderLifecycleTests {
             #expect(order.holdUntil == t.clock.now().addingTimeInterval(48 * 3600))
             #expect(try await t.variantStock(shop.sizeS).held == 2)
 
-            let orders = OrderService(db: t.app.db, services: t.app.atelier)
+            let orders = OrderService(db: t.app.db, core: t.app.core, live: t.app.atelier.live)
             t.clock.advance(by: 47 * 3600)
             #expect(try await orders.expireDue() == 0)
             #expect(try await t.variantStock(shop.sizeS).available == 2)

@@ -70,7 +70,7 @@ struct FeedTests {
         try await TestApp.with { t in
             let f = try await t.catalogFixture()
             // 0.054° of latitude north of store A is 6.0 km.
-            let far = try await StoreService(db: t.app.db, services: t.app.atelier).create(.init(
+            let far = try await StoreService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mailOutbox: t.app.atelier.mailOutbox, mediaLibrary: t.app.atelier.media).create(.init(
                 name: "Far Store \(UUID().uuidString.prefix(6))", street: "Norra vägen 1", city: "Kungälv", lat: 57.759, lng: 11.966,
                 ownerEmail: f.ownerB.user.email))
             let distance = Geo.distanceKm(lat1: 57.705, lng1: 11.966, lat2: far.lat, lng2: far.lng)

@@ -132,7 +132,7 @@ struct HomeAndBrandWebTests {
             #expect(try await Brand.find(f.brand.id, on: t.app.db)?.followerCount == 1)
 
             let adminModel = try #require(try await User.find(UUID(uuidString: f.admin.user.id), on: t.app.db))
-            let proposed = try await BrandService(db: t.app.db, services: t.app.atelier)
+            let proposed = try await BrandService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media)
                 .create(name: "Proposed \(UUID().uuidString.prefix(4))", logoID: nil, status: .proposed, proposedBy: nil, by: adminModel)
             #expect(try await catalogPages.get(t, "/brands/\(proposed.slug)").status == .notFound)
             #expect(try await catalogPages.get(t, "/brands/no-such-brand").status == .notFound)

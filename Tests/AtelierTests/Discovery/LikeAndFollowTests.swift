@@ -118,7 +118,7 @@ struct LikeAndFollowTests {
 
             // A proposed brand, an unknown store and a signed-out caller.
             let admin = try #require(try await User.find(UUID(uuidString: f.admin.user.id), on: t.app.db))
-            let proposed = try await BrandService(db: t.app.db, services: t.app.atelier)
+            let proposed = try await BrandService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media)
                 .create(name: "Proposal \(UUID().uuidString.prefix(6))", logoID: nil, status: .proposed, proposedBy: nil, by: admin)
             #expect(try await t.send(.PUT, "/api/v1/me/follows/brands/\(proposed.id!)", token: one).status == .notFound)
             #expect(try await t.send(.PUT, "/api/v1/me/follows/stores/no-such-store", token: one).status == .notFound)

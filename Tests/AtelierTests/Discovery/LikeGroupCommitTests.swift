@@ -21,7 +21,7 @@ struct LikeGroupCommitTests {
                     let target = index == 17 ? gone : ref
                     group.addTask {
                         do {
-                            return (index, .success(try await commit.apply(.init(product: target, userID: userID, like: true), on: t.app.db, services: t.app.atelier)))
+                            return (index, .success(try await commit.apply(.init(product: target, userID: userID, like: true), on: t.app.db)))
                         } catch {
                             return (index, .failure(error))
                         }
@@ -61,10 +61,10 @@ struct LikeGroupCommitTests {
             let userID = UUID(uuidString: shopper.user.id)!
             let commit = t.app.atelier.likeWrites
             // Sequential calls: each answer is the state after it, in order.
-            #expect(try await commit.apply(.init(product: ref, userID: userID, like: true), on: t.app.db, services: t.app.atelier) == 1)
-            #expect(try await commit.apply(.init(product: ref, userID: userID, like: true), on: t.app.db, services: t.app.atelier) == 1)
-            #expect(try await commit.apply(.init(product: ref, userID: userID, like: false), on: t.app.db, services: t.app.atelier) == 0)
-            #expect(try await commit.apply(.init(product: ref, userID: userID, like: false), on: t.app.db, services: t.app.atelier) == 0)
+            #expect(try await commit.apply(.init(product: ref, userID: userID, like: true), on: t.app.db) == 1)
+            #expect(try await commit.apply(.init(product: ref, userID: userID, like: true), on: t.app.db) == 1)
+            #expect(try await commit.apply(.init(product: ref, userID: userID, like: false), on: t.app.db) == 0)
+            #expect(try await commit.apply(.init(product: ref, userID: userID, like: false), on: t.app.db) == 0)
             let stored = try #require(try await Product.find(product.id, on: t.app.db))
             #expect(stored.likeCount == 0)
         }
@@ -94,7 +94,7 @@ struct LikeGroupCommitTests {
                         for steps in [ends ? [true, true, false, true] : [true, false], [ends], [ends]] {
                             group.addTask {
                                 for like in steps {
-                                    let count = try await commit.apply(.init(product: ref, userID: shopper, like: like), on: db, services: services)
+                                    let count = try await commit.apply(.init(product: ref, userID: shopper, like: like), on: db)
                                     #expect((0...12).contains(count))
                                 }
                             }
@@ -143,7 +143,7 @@ struct LikeGroupCommitTests {
             }
             try await Task.sleep(for: .milliseconds(200))
             func change(_ like: Bool) -> Task<Int, any Error> {
-                Task { try await commit.apply(.init(product: ref, userID: shopper, like: like), on: db, services: services) }
+                Task { try await commit.apply(.init(product: ref, userID: shopper, like: like), on: db) }
             }
             let first = change(true)
             try await Task.sleep(for: .milliseconds(200))  // the first like leads its batch and waits
@@ -180,13 +180,13 @@ struct LikeGroupCommitTests {
             struct RolledBack: Error {}
             await #expect(throws: RolledBack.self) {
                 try await t.app.db.transaction { tx in
-                    let count = try await commit.apply(.init(product: ref, userID: shoppers[0], like: true), on: tx, services: services)
+                    let count = try await commit.apply(.init(product: ref, userID: shoppers[0], like: true), on: tx)
                     #expect(count == 1)
                     throw RolledBack()
                 }
             }
             try await t.app.db.transaction { tx in
-                let count = try await commit.apply(.init(product: ref, userID: shoppers[1], like: true), on: tx, services: services)
+                let count = try await commit.apply(.init(product: ref, userID: shoppers[1], like: true), on: tx)
                 #expect(count == 1)
             }
             // Counted in the transaction that committed, not again at the next flush.
@@ -228,7 +228,7 @@ struct LikeGroupCommitTests {
             let before = writer.trips
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for shopper in shoppers {
-                    group.addTask { try await LikeService(db: t.app.db, services: t.app.atelier).like(ref, by: shopper) }
+                    group.addTask { try await LikeService(db: t.app.db, core: t.app.core, likeWrites: t.app.atelier.likeWrites).like(ref, by: shopper) }
                 }
                 try await group.waitForAll()
             }

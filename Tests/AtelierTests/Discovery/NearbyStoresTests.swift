@@ -31,7 +31,7 @@ struct NearbyStoresTests {
         try await TestApp.with { t in
             t.clock.set(friday)
             let f = try await t.catalogFixture()
-            let stores = StoreService(db: t.app.db, services: t.app.atelier)
+            let stores = StoreService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mailOutbox: t.app.atelier.mailOutbox, mediaLibrary: t.app.atelier.media)
             let user = try #require(try await User.find(UUID(uuidString: f.admin.user.id), on: t.app.db))
             // Far from the fixture's stores (Gothenburg): a cluster in Malmö, 0.5, 2 and 8 km from the point.
             let point = (lat: 55.6050, lng: 13.0038)

@@ -89,7 +89,7 @@ struct SavedSearchAndBoardTests {
             #expect(try await t.send(.PATCH, path, json: #"{"name":"Mine now"}"#, token: stranger.accessToken).status == .notFound)
 
             // A product taken off sale leaves the board's listing and count.
-            _ = try await ProductService(db: t.app.db, services: t.app.atelier).setStatus(product, to: .inactive)
+            _ = try await ProductService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media).setStatus(product, to: .inactive)
             #expect(try await t.send(.GET, path).content.decode(BoardBody.self).itemCount == 0)
             #expect(try await t.send(.GET, "\(path)/items").content.decode(ProductCardPageBody.self).items.isEmpty)
 

@@ -18,7 +18,7 @@ struct SearchCacheTests {
             // Created, renamed, deactivated through the app: the next search sees it.
             let second = try await t.product(.init(title: "Quilted coat", category: f.tops), in: f.storeB, owner: f.ownerB)
             #expect(Set(try await t.search("q=quilted").items.map(\.id)) == Set([first, second].map { $0.id!.idString }))
-            _ = try await ProductService(db: t.app.db, services: t.app.atelier).setStatus(second, to: .inactive)
+            _ = try await ProductService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media).setStatus(second, to: .inactive)
             #expect(try await t.search("q=quilted").items.map(\.id) == [first.id!.idString])
 
             // Hidden behind the app's back (as another instance would). Signed in (no kept answer):

@@ -24,7 +24,7 @@ struct SearchFacetNumbersTests {
         try await TestApp.with { t in
             let f = try await t.catalogFixture()
             let sql = t.app.db.sql
-            let jackets = try await CategoryService(db: t.app.db, services: t.app.atelier).create(name: "Jackets", gender: "women", parentID: f.tops.id)
+            let jackets = try await CategoryService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media).create(name: "Jackets", gender: "women", parentID: f.tops.id)
             let coat = try await t.product(.init(title: "Oilskin coat", category: f.shirts, brand: f.brand, colors: ["yellow", "navy"]), in: f.storeA, owner: f.ownerA)
             _ = try await t.product(
                 .init(title: "Oilskin hat", category: jackets, gender: "men", price: 19_900, originalPrice: 29_900, colors: ["yellow"]),
@@ -88,7 +88,7 @@ struct SearchFacetNumbersTests {
 
             // An edit of brand, category and colours.
             let owner = try #require(try await User.find(UUID(uuidString: f.ownerA.user.id), on: t.app.db))
-            let products = ProductService(db: t.app.db, services: t.app.atelier)
+            let products = ProductService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media)
             var draft = try await products.draft(of: coat)
             draft.brandID = nil
             draft.categoryID = jackets.id
@@ -109,7 +109,7 @@ struct SearchFacetNumbersTests {
             try await check(.init(total: 1, stores: [b: 1], categories: [jacketsID: 1], brands: [:], colors: ["yellow": 1]), "members only")
             try await Store.query(on: t.app.db).filter(\.$id == f.storeA.id!).set(\.$membersOnly, to: false).update()
             await t.app.atelier.catalogChanged()
-            let stores = StoreService(db: t.app.db, services: t.app.atelier)
+            let stores = StoreService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mailOutbox: t.app.atelier.mailOutbox, mediaLibrary: t.app.atelier.media)
             _ = try await stores.setStatus(f.storeA, .suspended)
             try await check(.init(total: 1, stores: [b: 1], categories: [jacketsID: 1], brands: [:], colors: ["yellow": 1]), "suspended")
             _ = try await stores.setStatus(f.storeA, .active)

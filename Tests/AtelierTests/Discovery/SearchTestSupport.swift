@@ -42,7 +42,7 @@ extension TestApp {
             fabric: "", styles: [], variants: spec.sizes.map { .init(size: $0.0, color: nil, stock: $0.1, sku: nil) },
             photoIDs: [UUID(uuidString: photo)!], status: spec.active ? .active : .inactive)
         clock.advance(by: 1)
-        return try await ProductService(db: app.db, services: app.atelier).create(in: store, draft: draft, by: user)
+        return try await ProductService(db: app.db, core: app.core, catalogChanges: app.atelier.catalogChanges, catalogIndexing: app.atelier.catalogIndexing, mediaLibrary: app.atelier.media).create(in: store, draft: draft, by: user)
     }
 
     func search(_ query: String) async throws -> SearchResultsBody {

@@ -12,15 +12,15 @@ struct SearchTests {
     func acceptance() async throws {
         try await TestApp.with { t in
             let f = try await t.catalogFixture()
-            let categories = CategoryService(db: t.app.db, services: t.app.atelier)
+            let categories = CategoryService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media)
             let tShirts = try await categories.create(name: "T-shirts", gender: "women", parentID: f.tops.id)
             let polos = try await categories.create(name: "Polos", gender: "women", parentID: tShirts.id)
             let dresses = try await categories.create(name: "Dresses", gender: "women", parentID: f.tops.id)
-            let storeC = try await StoreService(db: t.app.db, services: t.app.atelier).create(.init(
+            let storeC = try await StoreService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mailOutbox: t.app.atelier.mailOutbox, mediaLibrary: t.app.atelier.media).create(.init(
                 name: "Store C \(UUID().uuidString.prefix(6))", street: "Kungsgatan 3", city: "Gothenburg", lat: 57.70, lng: 11.97,
                 ownerEmail: f.ownerA.user.email))
             let admin = try #require(try await User.find(UUID(uuidString: f.admin.user.id), on: t.app.db))
-            let harbour = try await BrandService(db: t.app.db, services: t.app.atelier)
+            let harbour = try await BrandService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media)
                 .create(name: "Blue Harbour \(UUID().uuidString.prefix(4))", logoID: nil, status: .approved, proposedBy: nil, by: admin)
 
             let linen = try await t.product(.init(title: "Blue linen shirt", category: f.shirts, price: 59_900, colors: ["blue"]), in: f.storeA, owner: f.ownerA)
@@ -68,7 +68,7 @@ struct SearchTests {
     func filters() async throws {
         try await TestApp.with { t in
             let f = try await t.catalogFixture()
-            let far = try await StoreService(db: t.app.db, services: t.app.atelier).create(.init(
+            let far = try await StoreService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mailOutbox: t.app.atelier.mailOutbox, mediaLibrary: t.app.atelier.media).create(.init(
                 name: "Far \(UUID().uuidString.prefix(6))", street: "Storgatan 1", city: "Malmö", lat: 55.605, lng: 13.004,
                 ownerEmail: f.ownerB.user.email))
             let a = try await t.product(.init(title: "Wool coat", category: f.tops, gender: "women", price: 150_000, originalPrice: 200_000, colors: ["black"], sizes: [("M", 0), ("L", 2)]), in: f.storeA, owner: f.ownerA)
@@ -108,7 +108,7 @@ struct SearchTests {
             #expect(try await !finds("padded"))
 
             let owner = try #require(try await User.find(UUID(uuidString: f.ownerA.user.id), on: t.app.db))
-            let service = ProductService(db: t.app.db, services: t.app.atelier)
+            let service = ProductService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media)
             var draft = try await service.draft(of: product)
             draft.title = "Padded jacket"
             _ = try await service.replace(product, draft: draft, by: owner)
@@ -116,13 +116,13 @@ struct SearchTests {
             #expect(try await !finds("quilted"))
 
             let admin = try #require(try await User.find(UUID(uuidString: f.admin.user.id), on: t.app.db))
-            _ = try await BrandService(db: t.app.db, services: t.app.atelier).update(f.brand, name: "Zebrano \(UUID().uuidString.prefix(4))", logoID: nil, by: admin)
+            _ = try await BrandService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media).update(f.brand, name: "Zebrano \(UUID().uuidString.prefix(4))", logoID: nil, by: admin)
             #expect(try await finds("zebrano"))
-            _ = try await CategoryService(db: t.app.db, services: t.app.atelier).update(f.tops, name: "Outerwearish", gender: nil)
+            _ = try await CategoryService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media).update(f.tops, name: "Outerwearish", gender: nil)
             #expect(try await finds("outerwearish"))  // the product sits under Tops › Shirts
             var rename = StoreService.ProfileUpdate()
             rename.name = "Kvarnboden"
-            _ = try await StoreService(db: t.app.db, services: t.app.atelier).update(f.storeA, with: rename, by: admin)
+            _ = try await StoreService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mailOutbox: t.app.atelier.mailOutbox, mediaLibrary: t.app.atelier.media).update(f.storeA, with: rename, by: admin)
             #expect(try await finds("kvarnbod"))
 
             _ = try await service.setStatus(product, to: .inactive)
@@ -140,7 +140,7 @@ struct SearchTests {
     func relevanceAndFacetsKeptInSync() async throws {
         try await TestApp.with { t in
             let f = try await t.catalogFixture()
-            let jackets = try await CategoryService(db: t.app.db, services: t.app.atelier).create(name: "Jackets", gender: "women", parentID: f.tops.id)
+            let jackets = try await CategoryService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media).create(name: "Jackets", gender: "women", parentID: f.tops.id)
             let product = try await t.product(.init(title: "Quilted jacket", category: f.shirts, price: 49_900, colors: ["white"]), in: f.storeA, owner: f.ownerA)
             let id = product.id!.idString
             func search(_ filters: String = "") async throws -> (ids: [String], total: Int, categories: [String: Int], colors: [String: Int]) {
@@ -157,7 +157,7 @@ struct SearchTests {
 
             // An edit of price, colours, category and gender: filters and facets see the new values.
             let owner = try #require(try await User.find(UUID(uuidString: f.ownerA.user.id), on: t.app.db))
-            let service = ProductService(db: t.app.db, services: t.app.atelier)
+            let service = ProductService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media)
             var draft = try await service.draft(of: product)
             draft.priceMinor = 25_000
             draft.colors = ["black", "red"]

@@ -110,7 +110,7 @@ struct SearchTopRankedTests {
             guard t.app.db.sql.dialect.name == "sqlite" else { return }
             let f = try await t.catalogFixture()
             let admin = try #require(try await User.find(UUID(uuidString: f.admin.user.id), on: t.app.db))
-            let other = try await BrandService(db: t.app.db, services: t.app.atelier)
+            let other = try await BrandService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media)
                 .create(name: "Kustbris", logoID: nil, status: .approved, proposedBy: nil, by: admin)
             // Shared ranks, and brands, categories, stores and colours that differ, some filtered out.
             for index in 0..<7 {

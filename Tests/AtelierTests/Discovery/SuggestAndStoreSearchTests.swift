@@ -31,9 +31,9 @@ struct SuggestAndStoreSearchTests {
             let f = try await t.catalogFixture()
             let tag = String(UUID().uuidString.prefix(5)).lowercased()
             let admin = try #require(try await User.find(UUID(uuidString: f.admin.user.id), on: t.app.db))
-            let brand = try await BrandService(db: t.app.db, services: t.app.atelier)
+            let brand = try await BrandService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media)
                 .create(name: "Ørsted Knit \(tag)", logoID: nil, status: .approved, proposedBy: nil, by: admin)
-            let categories = CategoryService(db: t.app.db, services: t.app.atelier)
+            let categories = CategoryService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mediaLibrary: t.app.atelier.media)
             let knitwear = try await categories.create(name: "Knitwear \(tag)", gender: "women", parentID: f.tops.id)
             _ = try await t.product(.init(title: "One", category: f.shirts), in: f.storeA, owner: f.ownerA)
             _ = try await t.product(.init(title: "Two", category: knitwear), in: f.storeA, owner: f.ownerA)
@@ -63,7 +63,7 @@ struct SuggestAndStoreSearchTests {
         try await TestApp.with { t in
             let f = try await t.catalogFixture()
             let tag = String(UUID().uuidString.prefix(5)).lowercased()
-            let service = StoreService(db: t.app.db, services: t.app.atelier)
+            let service = StoreService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mailOutbox: t.app.atelier.mailOutbox, mediaLibrary: t.app.atelier.media)
             let near = try await service.create(.init(
                 name: "Atelier Söder \(tag)", street: "Götgatan 1", city: "Stockholm", lat: 59.315, lng: 18.072, ownerEmail: f.ownerA.user.email))
             let far = try await service.create(.init(

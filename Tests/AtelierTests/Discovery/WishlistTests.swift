@@ -45,7 +45,7 @@ struct WishlistTests {
             var productIDs: [String] = []
             var storeIDs: [UUID] = []
             for (index, place) in places.enumerated() {
-                let store = try await StoreService(db: t.app.db, services: t.app.atelier).create(.init(
+                let store = try await StoreService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mailOutbox: t.app.atelier.mailOutbox, mediaLibrary: t.app.atelier.media).create(.init(
                     name: "Walk Store \(index) \(UUID().uuidString.prefix(6))", street: "Gatan \(index)", city: "Gothenburg",
                     lat: place.0, lng: place.1, ownerEmail: f.ownerA.user.email))
                 storeIDs.append(store.id!)

@@ -80,15 +80,15 @@ struct JobQueueTests {
             let first = try await JobQueue.enqueue(CountingJob.self, .init(number: 1), key: "reminder:ana:2026-11-25", runAt: now.addingTimeInterval(60), on: t.app.db, now: now)
             let again = try await JobQueue.enqueue(CountingJob.self, .init(number: 2), key: "reminder:ana:2026-11-25", runAt: now, on: t.app.db, now: now)
             #expect(first && !again)
-            #expect(try await runner().drain(db: t.app.db, services: t.app.atelier) == 0, "not due for a minute")
+            #expect(try await runner().drain(db: t.app.db, core: t.app.atelier.core, parts: t.app.atelier.parts) == 0, "not due for a minute")
             t.clock.advance(by: 60)
-            #expect(try await runner().drain(db: t.app.db, services: t.app.atelier) == 1)
+            #expect(try await runner().drain(db: t.app.db, core: t.app.atelier.core, parts: t.app.atelier.parts) == 1)
             #expect(try await effects(t.app.db) == [1])
             // Once done, the key still holds: the same reminder is not scheduled again.
             #expect(try await !JobQueue.enqueue(CountingJob.self, .init(number: 3), key: "reminder:ana:2026-11-25", runAt: now, on: t.app.db, now: t.clock.now()))
             #expect(try await job(t.app.db, key: "reminder:ana:2026-11-25")?.status == "done")
             t.clock.advance(by: 3 * 86_400)
-            try await JobQueue(db: t.app.db, services: t.app.atelier).pruneDone(olderThan: 2 * 86_400)
+            try await JobQueue(db: t.app.db, core: t.app.core).pruneDone(olderThan: 2 * 86_400)
             #expect(try await job(t.app.db, key: "reminder:ana:2026-11-25") == nil)
         }
     }
@@ -100,36 +100,36 @@ struct JobQueueTests {
             let runner = runner()
             let start = t.clock.now()
             try await JobQueue.enqueue(FlakyJob.self, .init(), key: "flaky", runAt: start, on: db, now: start)
-            try await runner.drain(db: db, services: t.app.atelier)
+            try await runner.drain(db: db, core: t.app.atelier.core, parts: t.app.atelier.parts)
             let afterFirst = try #require(try await job(db, key: "flaky"))
             #expect(afterFirst.status == "queued" && afterFirst.attempts == 1 && afterFirst.lastError?.contains("hung up") == true)
             let wait = afterFirst.runAt.timeIntervalSince(start)
             #expect(wait >= 2.5 && wait <= 5, "the first backoff is 5 s, jittered down to half: \(wait)")
 
             t.clock.advance(by: 5)
-            try await runner.drain(db: db, services: t.app.atelier)
+            try await runner.drain(db: db, core: t.app.atelier.core, parts: t.app.atelier.parts)
             let afterSecond = try #require(try await job(db, key: "flaky"))
             #expect(afterSecond.status == "queued" && afterSecond.runAt == t.clock.now().addingTimeInterval(90), "Retry-After: 90")
             t.clock.advance(by: 89)
-            #expect(try await runner.drain(db: db, services: t.app.atelier) == 0)
+            #expect(try await runner.drain(db: db, core: t.app.atelier.core, parts: t.app.atelier.parts) == 0)
             t.clock.advance(by: 1)
-            #expect(try await runner.drain(db: db, services: t.app.atelier) == 1)
+            #expect(try await runner.drain(db: db, core: t.app.atelier.core, parts: t.app.atelier.parts) == 1)
             #expect(try await job(db, key: "flaky")?.status == "done")
 
             try await JobQueue.enqueue(FlakyJob.self, .init(permanent: true), key: "gone", runAt: t.clock.now(), on: db, now: t.clock.now())
             try await JobQueue.enqueue(BrokenJob.self, .init(), key: "broken", runAt: t.clock.now(), on: db, now: t.clock.now())
-            try await runner.drain(db: db, services: t.app.atelier)
+            try await runner.drain(db: db, core: t.app.atelier.core, parts: t.app.atelier.parts)
             let gone = try #require(try await job(db, key: "gone"))
             #expect(gone.status == "failed" && gone.attempts == 1 && gone.lastError == "the address is gone")
             t.clock.advance(by: 10)
-            try await runner.drain(db: db, services: t.app.atelier)
+            try await runner.drain(db: db, core: t.app.atelier.core, parts: t.app.atelier.parts)
             let broken = try #require(try await job(db, key: "broken"))
             #expect(broken.status == "failed" && broken.attempts == 2 && broken.lastError?.contains("still down") == true)
-            #expect(try await runner.drain(db: db, services: t.app.atelier) == 0, "failed jobs stay put")
+            #expect(try await runner.drain(db: db, core: t.app.atelier.core, parts: t.app.atelier.parts) == 0, "failed jobs stay put")
 
-            #expect(try await JobQueue(db: db, services: t.app.atelier).retry(broken.id!))
+            #expect(try await JobQueue(db: db, core: t.app.core).retry(broken.id!))
             #expect(try await job(db, key: "broken")?.status == "queued")
-            #expect(try await !JobQueue(db: db, services: t.app.atelier).retry(broken.id!), "only failed jobs are retried")
+            #expect(try await !JobQueue(db: db, core: t.app.core).retry(broken.id!), "only failed jobs are retried")
 
             // The backoff doubles to an hour at most.
             #expect(JobRunner.backoff(attempt: 1, random: 1) == 5 && JobRunner.backoff(attempt: 4, random: 1) == 40)
@@ -142,14 +142,14 @@ struct JobQueueTests {
         try await TestApp.with { t in
             try await makeEffectsTable(t)
             let db = t.app.db
-            let queue = JobQueue(db: db, services: t.app.atelier)
+            let queue = JobQueue(db: db, core: t.app.core)
             try await JobQueue.enqueue(CountingJob.self, .init(number: 7), runAt: t.clock.now(), on: db, now: t.clock.now())
             // A worker claims it and dies before finishing.
             let dead = try await queue.claim(limit: 10, leases: [CountingJob.name: CountingJob.lease])
             #expect(dead.count == 1)
-            #expect(try await runner().drain(db: db, services: t.app.atelier) == 0, "the lease still holds")
+            #expect(try await runner().drain(db: db, core: t.app.atelier.core, parts: t.app.atelier.parts) == 0, "the lease still holds")
             t.clock.advance(by: CountingJob.lease + 1)
-            #expect(try await runner().drain(db: db, services: t.app.atelier) == 1)
+            #expect(try await runner().drain(db: db, core: t.app.atelier.core, parts: t.app.atelier.parts) == 1)
             #expect(try await effects(db) == [7])
             let late = try await t.app.atelier.writeTransaction(on: db) { tx in try await queue.markDone(dead[0].id, lease: dead[0].leaseID, on: tx) }
             #expect(!late, "the lease is no longer the dead worker's")
@@ -176,18 +176,18 @@ struct JobQueueTests {
                     }
                 }
                 // A third worker claims a batch and dies with it.
-                let dead = try await JobQueue(db: a.app.db, services: a.app.atelier).claim(limit: 8, leases: [CountingJob.name: CountingJob.lease])
+                let dead = try await JobQueue(db: a.app.db, core: a.app.core).claim(limit: 8, leases: [CountingJob.name: CountingJob.lease])
                 #expect(dead.count == 8)
                 let runner = runner()
-                async let ranA = runner.drain(db: a.app.db, services: a.app.atelier)
-                async let ranB = runner.drain(db: b.app.db, services: b.app.atelier)
+                async let ranA = runner.drain(db: a.app.db, core: a.app.atelier.core, parts: a.app.atelier.parts)
+                async let ranB = runner.drain(db: b.app.db, core: b.app.atelier.core, parts: b.app.atelier.parts)
                 let (countA, countB) = try await (ranA, ranB)
                 #expect(countA + countB == 992)
                 #expect(countA > 0 && countB > 0, "both take a share: \(countA) and \(countB)")
                 // After the dead worker's lease lapses, its jobs run too.
                 a.clock.advance(by: CountingJob.lease + 1)
                 if postgres { b.clock.advance(by: CountingJob.lease + 1) }
-                #expect(try await runner.drain(db: b.app.db, services: b.app.atelier) == 8)
+                #expect(try await runner.drain(db: b.app.db, core: b.app.atelier.core, parts: b.app.atelier.parts) == 8)
                 #expect(try await effects(a.app.db) == Array(0..<1000), "every job ran exactly once")
             } catch {
                 if postgres { try await b.app.asyncShutdown() }
@@ -211,7 +211,7 @@ struct JobQueueTests {
             let kinds = try await Job.query(on: db).all().map(\.kind)
             #expect(kinds.sorted() == ScheduledWork.recurring.entries.map(\.name).sorted(), "one job per kind for this slot")
             #expect(Set(kinds).isSubset(of: Set(t.app.atelier.jobs.kinds)))
-            #expect(try await t.app.atelier.jobs.drain(db: db, services: t.app.atelier) == kinds.count)
+            #expect(try await t.app.atelier.jobs.drain(db: db, core: t.app.atelier.core, parts: t.app.atelier.parts) == kinds.count)
             let unfinished = try await Job.query(on: db).filter(\.$status != "done").all().map { ($0.kind, $0.lastError) }
             #expect(unfinished.isEmpty, "\(unfinished)")
             t.clock.advance(by: 30)

@@ -15,7 +15,7 @@ struct MagazinePDFTests {
             let editor = try await t.signUp(name: "Editor Eva")
             let author = try await t.editor.createAuthor(name: "Ioana Marin", bios: ["en": "Editor."])
             let (issue, _) = try await t.publishedIssue(1, titles: [("Wool", nil)], by: author)
-            let pdfs = MagazinePDFs(db: t.app.db, services: t.app.atelier)
+            let pdfs = MagazinePDFs(db: t.app.db, core: t.app.core, mediaLibrary: t.app.atelier.media)
             let uploader = try #require(UUID(uuidString: editor.user.id))
 
             // A PNG called a PDF, and a PDF without its end marker, are refused.

@@ -40,7 +40,7 @@ struct MagazineAuthorBody: Decodable {
 }
 
 extension TestApp {
-    var editor: MagazineEditor { MagazineEditor(db: app.db, services: app.atelier) }
+    var editor: MagazineEditor { MagazineEditor(db: app.db, core: app.core, mediaLibrary: app.atelier.media) }
 
     /// An issue with published articles, one per title, in English (and Romanian where given).
     func publishedIssue(_ number: Int, titles: [(en: String, ro: String?)], by author: MagazineAuthor) async throws -> (MagazineIssue, [MagazineArticle]) {
@@ -174,7 +174,7 @@ struct MagazineTests {
             let due = try await t.sync(since: early.nextCursor)
             #expect(due.issues.map(\.number) == [7] && due.articles.map(\.title) == ["Snow"])
             // The job runner marks it published (readers saw it from its time on either way).
-            #expect(try await MagazineEditor(db: t.app.db, services: t.app.atelier).publishDue() == 1)
+            #expect(try await MagazineEditor(db: t.app.db, core: t.app.core, mediaLibrary: t.app.atelier.media).publishDue() == 1)
             #expect(try await MagazineIssue.find(issue.id, on: t.app.db)?.status == "published")
         }
     }

@@ -259,7 +259,7 @@ struct MediaDeliveryTests {
             let s = try await t.signUp()
             let a = try await t.upload(try TestImages.png(width: 300, height: 300), contentType: "image/png", token: s.accessToken)
             let b = try await t.upload(try TestImages.png(width: 310, height: 300), contentType: "image/png", token: s.accessToken)
-            let service = MediaService(db: t.app.db, services: t.app.atelier)
+            let service = MediaService(db: t.app.db, core: t.app.core, mediaLibrary: t.app.atelier.media)
             let kept = try #require(try await Media.find(UUID(uuidString: try b.content.decode(ImageBody.self).id), on: t.app.db))
             try await service.attach(kept, ownerType: "test", ownerID: UUID())
             t.clock.advance(by: 24 * 3600 + 1)

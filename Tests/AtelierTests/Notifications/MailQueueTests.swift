@@ -16,8 +16,8 @@ struct MailQueueTests {
                     try await t.app.atelier.mailOutbox.enqueue(Mail(to: address, subject: "Hello", text: "Hi"), on: tx)
                 }
             }
-            async let first = t.app.atelier.jobs.drain(db: t.app.db, services: t.app.atelier)
-            async let second = t.app.atelier.jobs.drain(db: t.app.db, services: t.app.atelier)
+            async let first = t.app.atelier.jobs.drain(db: t.app.db, core: t.app.atelier.core, parts: t.app.atelier.parts)
+            async let second = t.app.atelier.jobs.drain(db: t.app.db, core: t.app.atelier.core, parts: t.app.atelier.parts)
             _ = try await (first, second)
             for address in addresses { #expect(t.mailer.mails(to: address).count == 1, "\(address)") }
             let rows = try await OutboxMail.query(on: t.app.db).filter(\.$recipient ~~ addresses).all()

@@ -35,7 +35,7 @@ extension TestApp {
     }
 
     func runJobs() async throws {
-        try await app.atelier.jobs.drain(db: app.db, services: app.atelier)
+        try await app.atelier.jobs.drain(db: app.db, core: app.atelier.core, parts: app.atelier.parts)
     }
 
     func deliveries(of session: Session) async throws -> [NotificationDelivery] {
@@ -197,8 +197,8 @@ struct PushDeliveryTests {
             t.app.atelier.push.use(sender, for: "apns")
             var restarted = JobRunner()
             ScheduledWork.register(into: &restarted)
-            try await restarted.drain(db: t.app.db, services: t.app.atelier)
-            try await restarted.drain(db: t.app.db, services: t.app.atelier)
+            try await restarted.drain(db: t.app.db, core: t.app.atelier.core, parts: t.app.atelier.parts)
+            try await restarted.drain(db: t.app.db, core: t.app.atelier.core, parts: t.app.atelier.parts)
             #expect(sender.messages.map(\.text) == ["Order 7 is ready to collect."])
             #expect(try await t.notifications(author).items.count == 1)
         }

@@ -157,12 +157,12 @@ struct BackupScheduleTests {
             calendar.timeZone = TimeZone(identifier: "UTC")!
             let midnight = calendar.startOfDay(for: start)
             t.clock.set(midnight.addingTimeInterval(3600))  // 01:00, before the hour
-            #expect(try await schedule.runIfDue(db: t.app.db, services: t.app.atelier) == nil)
+            #expect(try await schedule.runIfDue(db: t.app.db, clock: t.app.core.clock, config: t.app.core.config, media: t.app.atelier.media) == nil)
             var written: [String] = []
             for day in 0..<3 {
                 t.clock.set(midnight.addingTimeInterval(Double(day) * 86_400 + 2.5 * 3600))
-                written.append(try #require(try await schedule.runIfDue(db: t.app.db, services: t.app.atelier)))
-                #expect(try await schedule.runIfDue(db: t.app.db, services: t.app.atelier) == nil, "a second one the same day")
+                written.append(try #require(try await schedule.runIfDue(db: t.app.db, clock: t.app.core.clock, config: t.app.core.config, media: t.app.atelier.media)))
+                #expect(try await schedule.runIfDue(db: t.app.db, clock: t.app.core.clock, config: t.app.core.config, media: t.app.atelier.media) == nil, "a second one the same day")
             }
             let kept = try FileManager.default.contentsOfDirectory(atPath: schedule.folder.path).filter { $0.hasSuffix(".zip") }.sorted()
             #expect(kept == Array(written.suffix(2)))

@@ -170,7 +170,7 @@ struct ClusterBusTests {
             // The owner edits the price through instance B (what its PUT handler runs).
             let owner = try #require(try await User.find(UUID(uuidString: f.ownerA.user.id), on: b.app.db))
             let product = try #require(try await Product.find(productID, on: b.app.db))
-            let products = ProductService(db: b.app.db, services: b.app.atelier)
+            let products = ProductService(db: b.app.db, core: b.app.core, catalogChanges: b.app.atelier.catalogChanges, catalogIndexing: b.app.atelier.catalogIndexing, mediaLibrary: b.app.atelier.media)
             var draft = try await products.draft(of: product)
             draft.priceMinor = 59_900
             _ = try await products.replace(product, draft: draft, by: owner)

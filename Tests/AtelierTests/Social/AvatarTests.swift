@@ -127,11 +127,11 @@ struct AvatarTests {
             #expect(blocked.items.map(\.id) == [ben.user.id])
             #expect(blocked.items[0].avatar == nil)
             // Ben, whom Ana blocked, sees her without a picture wherever she is still named.
-            let people = try await PeopleDirectory(db: t.app.db, services: t.app.atelier)
+            let people = try await PeopleDirectory(db: t.app.db, core: t.app.core, mediaLibrary: t.app.atelier.media)
                 .people([UUID(uuidString: ana.user.id)!], viewer: UUID(uuidString: ben.user.id)!)
             #expect(people.count == 1 && people[0].avatar == nil)
             let stranger = try await t.signUp()
-            let seen = try await PeopleDirectory(db: t.app.db, services: t.app.atelier)
+            let seen = try await PeopleDirectory(db: t.app.db, core: t.app.core, mediaLibrary: t.app.atelier.media)
                 .people([UUID(uuidString: ana.user.id)!], viewer: UUID(uuidString: stranger.user.id)!)
             #expect(seen.first?.avatar != nil)
         }

@@ -194,7 +194,7 @@ struct SocialEdgesTests {
             try await t.send(.POST, "/api/v1/posts/\(myPost.id)/comments", json: #"{"body":"bye"}"#, token: leaving.accessToken)
             try await t.send(.POST, "/api/v1/posts/\(theirPost.id)/comments", json: #"{"body":"see you"}"#, token: staying.accessToken)
             let user = try #require(try await User.find(UUID(uuidString: leaving.user.id), on: t.app.db))
-            try await AccountDeletion(db: t.app.db, services: t.app.atelier).delete(user)
+            try await AccountDeletion(db: t.app.db, core: t.app.core, accountParts: t.app.atelier.accountParts).delete(user)
 
             let mine = try await t.send(.GET, "/api/v1/posts/\(myPost.id)", token: staying.accessToken).content.decode(PostBody.self)
             #expect(mine.reactions.total == 0 && mine.commentCount == 0)

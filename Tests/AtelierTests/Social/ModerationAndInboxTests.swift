@@ -50,7 +50,7 @@ struct ModerationAndInboxTests {
             let ghost = try #require(try await Post.find(UUID(uuidString: post.id), on: t.app.db))
             ghost.id = UUID()
             await #expect(throws: (any Error).self) {
-                _ = try await CommentService(db: t.app.db, services: t.app.atelier).add(to: ghost, by: user, body: "hello")
+                _ = try await CommentService(db: t.app.db, core: t.app.core, live: t.app.atelier.live).add(to: ghost, by: user, body: "hello")
             }
             #expect(try await InboxEntry.query(on: t.app.db).filter(\.$recipientID == UUID(uuidString: ana.user.id)!).count() == 0)
         }

@@ -63,7 +63,7 @@ final class TestApp: Sendable {
 
     /// Runs the due jobs now, the outbox's mail among them (the background worker is off in tests).
     func deliverMail() async throws {
-        try await app.atelier.jobs.drain(db: app.db, services: app.atelier)
+        try await app.atelier.jobs.drain(db: app.db, core: app.core, parts: app.atelier.parts)
     }
 }
 

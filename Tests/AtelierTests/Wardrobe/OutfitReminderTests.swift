@@ -38,7 +38,7 @@ struct OutfitReminderTests {
                 try await InboxEntry.query(on: t.app.db).filter(\.$recipientID == UUID(uuidString: s.user.id)!)
                     .filter(\.$kind == InboxEntry.Kind.outfitReminder.rawValue).all()
             }
-            let reminders_ = OutfitReminders(db: t.app.db, services: t.app.atelier)
+            let reminders_ = OutfitReminders(db: t.app.db, core: t.app.core, live: t.app.atelier.live)
             // 2026-11-20 22:30 UTC: 07:30 on the 21st in Tokyo, 23:30 on the 20th in Stockholm.
             t.clock.set(Date(timeIntervalSince1970: 1_795_132_800 + 22.5 * 3600))
             #expect(try await reminders_.sendDue() == 1)

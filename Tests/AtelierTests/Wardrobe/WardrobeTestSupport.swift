@@ -70,7 +70,7 @@ extension TestApp {
 
     /// Runs the wardrobe image queue until nothing is pending (the background worker is off in tests).
     func drawWardrobe() async throws {
-        try await WardrobeImageQueue(db: app.db, services: app.atelier).drain()
+        try await WardrobeImageQueue(db: app.db, core: app.core, mediaLibrary: app.atelier.media).drain()
     }
 
     func wardrobeRowCounts(_ owner: Session) async throws -> [Int] {

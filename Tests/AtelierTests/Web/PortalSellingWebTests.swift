@@ -41,7 +41,7 @@ struct PortalSellingWebTests {
 
             // A staff member (not an owner) sees the page without a Save button and cannot save.
             let staff = try await t.signUp(name: "Staff")
-            try await StaffService(db: t.app.db, services: t.app.atelier).addMember(
+            try await StaffService(db: t.app.db, core: t.app.core, mailOutbox: t.app.atelier.mailOutbox).addMember(
                 try #require(try await User.find(UUID(uuidString: staff.user.id), on: t.app.db)), to: shop.catalog.storeA, role: .staff)
             let staffCookie = try await catalog.webSignIn(t, email: staff.user.email ?? "")
             let staffPage = try await forms.openForm(t, "/portal/stores/\(storeID)/selling", cookie: staffCookie)

@@ -7,7 +7,7 @@ extension APIHandler {
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
         let req = try request()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let (user, session) = try await AccountService(db: req.db, services: services).signUp(
+        let (user, session) = try await AccountService(db: req.db, core: services.core, accountParts: services.accountParts, mailOutbox: services.mailOutbox).signUp(
             .init(
                 email: body.email, password: body.password, displayName: body.displayName, username: body.username,
                 timeZone: body.timeZone, locale: body.locale,
@@ -19,7 +19,7 @@ extension APIHandler {
     func logIn(_ input: Operations.LogIn.Input) async throws -> Operations.LogIn.Output {
         let req = try request()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let (user, session) = try await AccountService(db: req.db, services: services)
+        let (user, session) = try await AccountService(db: req.db, core: services.core, accountParts: services.accountParts, mailOutbox: services.mailOutbox)
             .logIn(email: body.email, password: body.password, clientAddress: req.clientAddress)
         return .ok(.init(body: .json(.init(user, session))))
     }
@@ -48,7 +48,7 @@ extension APIHandler {
     func logOutEverywhere(_ input: Operations.LogOutEverywhere.Input) async throws -> Operations.LogOutEverywhere.Output {
         let req = try request()
         let caller = try await req.requireCaller()
-        try await AccountService(db: req.db, services: services).signOutEverywhere(caller.user)
+        try await AccountService(db: req.db, core: services.core, accountParts: services.accountParts, mailOutbox: services.mailOutbox).signOutEverywhere(caller.user)
         return .noContent(.init())
     }
 
@@ -57,7 +57,7 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         try await services.rateLimiter.hit("social:ip:\(req.clientAddress)", AccountRateLimits.signUpsPerAddress)
         let provider = SocialTokenVerifier.Provider(rawValue: body.provider.rawValue)!
-        let result = try await SocialSignInService(db: req.db, services: services)
+        let result = try await SocialSignInService(db: req.db, core: services.core, socialVerifier: services.socialVerifier)
             .signIn(provider: provider, idToken: body.idToken, nonce: body.nonce, displayName: body.displayName)
         if let picture = result.providerPicture {
             await services.accountParts.importProviderPicture(from: picture, for: result.user, on: req.db, logger: req.logger)
@@ -69,14 +69,14 @@ extension APIHandler {
     func verifyEmail(_ input: Operations.VerifyEmail.Input) async throws -> Operations.VerifyEmail.Output {
         let req = try request()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        _ = try await AccountService(db: req.db, services: services).verifyEmail(token: body.token)
+        _ = try await AccountService(db: req.db, core: services.core, accountParts: services.accountParts, mailOutbox: services.mailOutbox).verifyEmail(token: body.token)
         return .noContent(.init())
     }
 
     func requestPasswordReset(_ input: Operations.RequestPasswordReset.Input) async throws -> Operations.RequestPasswordReset.Output {
         let req = try request()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        try await AccountService(db: req.db, services: services)
+        try await AccountService(db: req.db, core: services.core, accountParts: services.accountParts, mailOutbox: services.mailOutbox)
             .requestPasswordReset(email: body.email, clientAddress: req.clientAddress)
         return .accepted(.init())
     }
@@ -85,7 +85,7 @@ extension APIHandler {
         let req = try request()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         try await services.rateLimiter.hit("reset-confirm:ip:\(req.clientAddress)", AccountRateLimits.resetsPerAddress)
-        try await AccountService(db: req.db, services: services).confirmPasswordReset(token: body.token, newPassword: body.password)
+        try await AccountService(db: req.db, core: services.core, accountParts: services.accountParts, mailOutbox: services.mailOutbox).confirmPasswordReset(token: body.token, newPassword: body.password)
         return .noContent(.init())
     }
 }

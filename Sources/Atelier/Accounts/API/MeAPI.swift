@@ -24,7 +24,7 @@ extension APIHandler {
         let req = try request()
         let caller = try await req.requireCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        try await AccountService(db: req.db, services: services).deleteAccount(caller.user, password: body.password)
+        try await AccountService(db: req.db, core: services.core, accountParts: services.accountParts, mailOutbox: services.mailOutbox).deleteAccount(caller.user, password: body.password)
         return .noContent(.init())
     }
 
@@ -32,7 +32,7 @@ extension APIHandler {
         let req = try request()
         let caller = try await req.requireCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let user = try await AccountService(db: req.db, services: services)
+        let user = try await AccountService(db: req.db, core: services.core, accountParts: services.accountParts, mailOutbox: services.mailOutbox)
             .changeEmail(for: caller.user, newEmail: body.newEmail, password: body.password)
         return .accepted(.init(body: .json(.init(user))))
     }
@@ -40,7 +40,7 @@ extension APIHandler {
     func resendEmailVerification(_ input: Operations.ResendEmailVerification.Input) async throws -> Operations.ResendEmailVerification.Output {
         let req = try request()
         let caller = try await req.requireCaller()
-        try await AccountService(db: req.db, services: services).resendVerification(for: caller.user)
+        try await AccountService(db: req.db, core: services.core, accountParts: services.accountParts, mailOutbox: services.mailOutbox).resendVerification(for: caller.user)
         return .accepted(.init())
     }
 
@@ -48,7 +48,7 @@ extension APIHandler {
         let req = try request()
         let caller = try await req.requireCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let session = try await AccountService(db: req.db, services: services)
+        let session = try await AccountService(db: req.db, core: services.core, accountParts: services.accountParts, mailOutbox: services.mailOutbox)
             .changePassword(for: caller.user, current: body.currentPassword, new: body.newPassword)
         return .ok(.init(body: .json(.init(caller.user, session))))
     }
@@ -83,7 +83,7 @@ extension APIHandler {
     func exportMyData(_ input: Operations.ExportMyData.Input) async throws -> Operations.ExportMyData.Output {
         let req = try request()
         let caller = try await req.requireCaller()
-        let url = try await AccountExport(db: req.db, services: services)
+        let url = try await AccountExport(db: req.db, core: services.core, accountParts: services.accountParts, fileWorkers: services.fileWorkers)
             .write(for: caller.user, profile: Components.Schemas.Me(caller.user))
         defer { try? FileManager.default.removeItem(at: url) }
         let data = try Data(contentsOf: url)

@@ -32,7 +32,7 @@ struct CreateAdminCommand: AsyncCommand {
             return
         }
         let password = signature.password ?? TokenHash.randomToken()
-        let (user, _) = try await AccountService(db: app.db, services: services).signUp(
+        let (user, _) = try await AccountService(db: app.db, core: services.core, accountParts: services.accountParts, mailOutbox: services.mailOutbox).signUp(
             .init(email: email, password: password, displayName: signature.name ?? "Administrator"),
             clientAddress: "cli")
         user.isAdmin = true

@@ -19,14 +19,15 @@ import Foundation
 /// commit, and with the rows gone their signed URLs answer 404.
 struct AccountDeletion {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let accountParts: AccountParts
 
     func delete(_ user: User) async throws {
         let userID = try user.requireID()
-        let now = services.clock.now()
-        let parts = services.accountParts.deletionParts
-        let afterCommit = try await services.writeTransaction(on: db) { tx in
-            try await SessionService(db: tx, core: services.core).revokeAll(userID: userID, reason: "account deleted")
+        let now = core.clock.now()
+        let parts = accountParts.deletionParts
+        let afterCommit = try await core.writeTransaction(on: db) { tx in
+            try await SessionService(db: tx, core: core).revokeAll(userID: userID, reason: "account deleted")
             var steps: [AccountParts.DeletionSteps] = []
             for part in parts { steps.append(try await part(userID, tx, now)) }
             try await User.query(on: tx).filter(\.$id == userID).delete()

@@ -6,7 +6,9 @@ import ZIPFoundation
 /// Built in a temporary file so a large export never sits in memory.
 struct AccountExport {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let accountParts: AccountParts
+    let fileWorkers: WorkerThreads
 
     struct SessionEntry: Encodable {
         var createdAt: Date
@@ -52,7 +54,7 @@ struct AccountExport {
             ("linked-accounts.json", try encoder.encode(identities)),
         ]
         var photos: [AccountParts.ExportedPhoto] = []
-        for part in services.accountParts.exportParts {
+        for part in accountParts.exportParts {
             let exported = try await part(userID, encoder, db)
             collected += exported.files
             photos += exported.photos
@@ -61,7 +63,7 @@ struct AccountExport {
 
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("atelier-export-\(UUID().uuidString).zip")
         // Zipped on the media library's file workers: an export of many photos takes a while.
-        let archive = try ArchiveOnWorkers(creating: url, on: services.fileWorkers)
+        let archive = try ArchiveOnWorkers(creating: url, on: fileWorkers)
         try await archive.run { archive in
             for (name, data) in files {
                 try archive.addEntry(
@@ -80,7 +82,7 @@ struct AccountExport {
     private func addPhoto(_ photo: AccountParts.ExportedPhoto, to archive: ArchiveOnWorkers) async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("atelier-export-photo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        try await services.accountParts.copyOriginal(photo.key, to: scratch)
+        try await accountParts.copyOriginal(photo.key, to: scratch)
         let name = "atelier-export/\(photo.path)"
         try await archive.run { archive in
             let input = try FileHandle(forReadingFrom: scratch)

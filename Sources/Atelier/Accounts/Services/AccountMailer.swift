@@ -7,14 +7,15 @@ struct AccountMailer {
     static let tokenLifetime: TimeInterval = 3600
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mailOutbox: MailOutbox
 
-    private var now: Date { services.clock.now() }
-    private var baseURL: String { services.config.publicBaseURL }
+    private var now: Date { core.clock.now() }
+    private var baseURL: String { core.config.publicBaseURL }
 
     func sendVerification(to user: User, email: String) async throws {
         let token = try await makeToken(for: user, purpose: .verifyEmail, email: email)
-        try await services.mailOutbox.enqueue(
+        try await mailOutbox.enqueue(
             Mail(
                 to: email, subject: "Confirm your email for Atelier",
                 text: """
@@ -30,7 +31,7 @@ struct AccountMailer {
 
     func sendPasswordReset(to user: User, email: String) async throws {
         let token = try await makeToken(for: user, purpose: .resetPassword, email: email)
-        try await services.mailOutbox.enqueue(
+        try await mailOutbox.enqueue(
             Mail(
                 to: email, subject: "Reset your Atelier password",
                 text: """

@@ -17,10 +17,12 @@ struct AccountService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let accountParts: AccountParts
+    let mailOutbox: MailOutbox
 
-    private var now: Date { services.clock.now() }
-    private var limiter: RateLimiter { services.rateLimiter }
+    private var now: Date { core.clock.now() }
+    private var limiter: RateLimiter { core.rateLimiter }
 
     func signUp(_ input: SignUp, clientAddress: String) async throws -> (User, SessionService.Issued) {
         var errors = FieldErrors()
@@ -38,7 +40,7 @@ struct AccountService {
         if let username, try await User.query(on: db).filter(\.$username == username).count() > 0 {
             throw Problem.conflict("The username \(username) is taken.", field: "username")
         }
-        let hash = try await services.passwordHasher.hash(input.password)
+        let hash = try await core.passwordHasher.hash(input.password)
         // A generated username can be taken by a concurrent sign-up between the check and the
         // insert; then a new one is drawn. A chosen one that is taken is the caller's to change.
         for attempt in 1...5 {
@@ -53,8 +55,8 @@ struct AccountService {
                 return try await db.transaction { tx in
                     try await user.create(on: tx)
                     try await input.joining?(user, tx)
-                    try await AccountMailer(db: tx, services: services).sendVerification(to: user, email: email)
-                    let session = try await SessionService(db: tx, core: services.core).issue(for: user)
+                    try await AccountMailer(db: tx, core: core, mailOutbox: mailOutbox).sendVerification(to: user, email: email)
+                    let session = try await SessionService(db: tx, core: core).issue(for: user)
                     return (user, session)
                 }
             } catch let error as any DatabaseError where error.isConstraintFailure {
@@ -70,7 +72,7 @@ struct AccountService {
 
     func logIn(email rawEmail: String, password: String, clientAddress: String) async throws -> (User, SessionService.Issued) {
         let user = try await checkPassword(email: rawEmail, password: password, clientAddress: clientAddress)
-        return (user, try await SessionService(db: db, core: services.core).issue(for: user))
+        return (user, try await SessionService(db: db, core: core).issue(for: user))
     }
 
     /// The user whose email and password these are, with the sign-in rate limits applied.
@@ -82,12 +84,12 @@ struct AccountService {
 
         let login = Self.signInName(rawEmail)
         let addressKey = "login-failure:ip:\(clientAddress)"
-        try await limiter.check(addressKey, AccountRateLimits.loginFailuresPerAddress(services.config))
+        try await limiter.check(addressKey, AccountRateLimits.loginFailuresPerAddress(core.config))
         let user = try await login.query(User.query(on: db)).first()
         // One limit per account, whichever of its names is typed; unknown names count by their text.
         let accountKey = "login-failure:account:\(user?.id?.idString ?? login.key)"
         try await limiter.check(accountKey, AccountRateLimits.loginFailuresPerAccount)
-        guard try await services.passwordHasher.verify(password, against: user?.passwordHash), let user else {
+        guard try await core.passwordHasher.verify(password, against: user?.passwordHash), let user else {
             try await limiter.record(addressKey)
             try await limiter.record(accountKey)
             throw AccountProblems.wrongCredentials
@@ -116,7 +118,7 @@ struct AccountService {
     }
 
     func verifyEmail(token: String) async throws -> User {
-        let mailer = AccountMailer(db: db, services: services)
+        let mailer = AccountMailer(db: db, core: core, mailOutbox: mailOutbox)
         guard let spent = try await mailer.consume(token, purpose: .verifyEmail),
             let user = try await User.find(spent.$user.id, on: db)
         else { throw Problem.invalid("token", "is invalid, used or expired; ask for a new link") }
@@ -136,7 +138,7 @@ struct AccountService {
     func resendVerification(for user: User) async throws {
         guard let email = user.pendingEmail ?? (user.emailVerifiedAt == nil ? user.email : nil) else { return }
         try await limiter.hit("verify-mail:account:\(try user.requireID())", AccountRateLimits.verificationMailsPerAccount)
-        try await AccountMailer(db: db, services: services).sendVerification(to: user, email: email)
+        try await AccountMailer(db: db, core: core, mailOutbox: mailOutbox).sendVerification(to: user, email: email)
     }
 
     /// Always succeeds from the caller's point of view, so it does not reveal which emails exist.
@@ -149,16 +151,16 @@ struct AccountService {
         guard let user = try await User.query(on: db).filter(\.$email == email).first(), user.suspendedAt == nil else {
             return
         }
-        try await AccountMailer(db: db, services: services).sendPasswordReset(to: user, email: email)
+        try await AccountMailer(db: db, core: core, mailOutbox: mailOutbox).sendPasswordReset(to: user, email: email)
     }
 
     func confirmPasswordReset(token: String, newPassword: String) async throws {
         var errors = FieldErrors()
         AccountRules.password(newPassword, into: &errors)
         try errors.throwIfAny()
-        let hash = try await services.passwordHasher.hash(newPassword)
+        let hash = try await core.passwordHasher.hash(newPassword)
         try await db.transaction { tx in
-            guard let spent = try await AccountMailer(db: tx, services: services).consume(token, purpose: .resetPassword),
+            guard let spent = try await AccountMailer(db: tx, core: core, mailOutbox: mailOutbox).consume(token, purpose: .resetPassword),
                 let user = try await User.find(spent.$user.id, on: tx)
             else { throw Problem.invalid("token", "is invalid, used or expired; ask for a new link") }
             try await setPassword(hash: hash, for: user, on: tx)
@@ -174,11 +176,11 @@ struct AccountService {
         var errors = FieldErrors()
         AccountRules.password(new, field: "newPassword", into: &errors)
         try errors.throwIfAny()
-        let hash = try await services.passwordHasher.hash(new)
+        let hash = try await core.passwordHasher.hash(new)
         return try await db.transaction { tx in
             try await setPassword(hash: hash, for: user, on: tx)
             try await user.save(on: tx)
-            return try await SessionService(db: tx, core: services.core).issue(for: user)
+            return try await SessionService(db: tx, core: core).issue(for: user)
         }
     }
 
@@ -194,14 +196,14 @@ struct AccountService {
             user.pendingEmail = email
             user.updatedAt = now
             try await user.save(on: tx)
-            try await AccountMailer(db: tx, services: services).sendVerification(to: user, email: email)
+            try await AccountMailer(db: tx, core: core, mailOutbox: mailOutbox).sendVerification(to: user, email: email)
             return user
         }
     }
 
     func deleteAccount(_ user: User, password: String) async throws {
         try await requirePassword(password, of: user, field: "password")
-        try await AccountDeletion(db: db, services: services).delete(user)
+        try await AccountDeletion(db: db, core: core, accountParts: accountParts).delete(user)
     }
 
     func requirePassword(_ password: String, of user: User, field: String) async throws {
@@ -210,7 +212,7 @@ struct AccountService {
         }
         let key = "password-check:account:\(try user.requireID())"
         try await limiter.check(key, AccountRateLimits.passwordChecksPerAccount)
-        guard try await services.passwordHasher.verify(password, against: user.passwordHash) else {
+        guard try await core.passwordHasher.verify(password, against: user.passwordHash) else {
             try await limiter.record(key)
             throw Problem.invalid(field, "is not the current password")
         }
@@ -219,11 +221,11 @@ struct AccountService {
     /// Ends every session of the account at once: apps' refresh tokens, access tokens issued before
     /// now, and web sign-ins (all compared with `sessionsValidAfter`).
     func signOutEverywhere(_ user: User) async throws {
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             user.sessionsValidAfter = now
             user.updatedAt = now
             try await user.save(on: tx)
-            try await SessionService(db: tx, core: services.core).revokeAll(userID: try user.requireID(), reason: "signed out everywhere")
+            try await SessionService(db: tx, core: core).revokeAll(userID: try user.requireID(), reason: "signed out everywhere")
         }
     }
 
@@ -231,7 +233,7 @@ struct AccountService {
         user.passwordHash = hash
         user.sessionsValidAfter = now
         user.updatedAt = now
-        try await SessionService(db: tx, core: services.core).revokeAll(userID: try user.requireID(), reason: "password changed")
+        try await SessionService(db: tx, core: core).revokeAll(userID: try user.requireID(), reason: "password changed")
     }
 
     private func ensureEmailFree(_ email: String, except userID: UUID? = nil, field: String = "email") async throws {

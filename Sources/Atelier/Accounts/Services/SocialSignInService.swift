@@ -5,7 +5,8 @@ import Foundation
 /// account is linked only when the provider says it is verified; never merged silently.
 struct SocialSignInService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let socialVerifier: SocialTokenVerifier
 
     struct Result {
         var user: User
@@ -18,8 +19,8 @@ struct SocialSignInService {
     func signIn(
         provider: SocialTokenVerifier.Provider, idToken: String, nonce: String?, displayName: String?
     ) async throws -> Result {
-        let identity = try await services.socialVerifier.verify(provider: provider, token: idToken, nonce: nonce)
-        let now = services.clock.now()
+        let identity = try await socialVerifier.verify(provider: provider, token: idToken, nonce: nonce)
+        let now = core.clock.now()
 
         if let linked = try await SocialIdentity.query(on: db)
             .filter(\.$provider == provider.rawValue).filter(\.$subject == identity.subject).with(\.$user).first()
@@ -56,7 +57,7 @@ struct SocialSignInService {
             try await SocialIdentity(
                 userID: user.id!, provider: provider.rawValue, subject: identity.subject, email: identity.email, now: now
             ).create(on: tx)
-            let session = try await SessionService(db: tx, core: services.core).issue(for: user)
+            let session = try await SessionService(db: tx, core: core).issue(for: user)
             return Result(
                 user: user, session: session, created: true,
                 providerPicture: identity.picture.flatMap(URL.init(string:)).flatMap { ["https", "http"].contains($0.scheme) ? $0 : nil })
@@ -65,6 +66,6 @@ struct SocialSignInService {
 
     private func signedIn(_ user: User, created: Bool) async throws -> Result {
         if user.suspendedAt != nil { throw AccountProblems.suspended }
-        return Result(user: user, session: try await SessionService(db: db, core: services.core).issue(for: user), created: created)
+        return Result(user: user, session: try await SessionService(db: db, core: core).issue(for: user), created: created)
     }
 }

@@ -38,7 +38,7 @@ enum AccountsWebRoutes {
         let inviteToken = form.inviteToken.flatMap { $0.isEmpty ? nil : $0 }
         let values = ["displayName": form.displayName ?? "", "email": form.email ?? "", "inviteToken": inviteToken ?? ""]
         return try await handleForm(req, "accounts/signup", title: "Create an account", values: values) {
-            let (user, _) = try await AccountService(db: req.db, services: req.atelier).signUp(
+            let (user, _) = try await AccountService(db: req.db, core: req.core, accountParts: req.atelier.accountParts, mailOutbox: req.atelier.mailOutbox).signUp(
                 .init(
                     email: form.email ?? "", password: form.password ?? "", displayName: form.displayName ?? "",
                     joining: inviteToken.map { req.atelier.accountParts.joining(invite: $0) }),
@@ -58,7 +58,7 @@ enum AccountsWebRoutes {
         let form = try req.content.decode(SignInForm.self)
         let next = safeNext(form.next)
         return try await handleForm(req, "accounts/signin", title: "Sign in", values: ["email": form.email ?? "", "next": next ?? ""]) {
-            let user = try await AccountService(db: req.db, services: req.atelier)
+            let user = try await AccountService(db: req.db, core: req.core, accountParts: req.atelier.accountParts, mailOutbox: req.atelier.mailOutbox)
                 .checkPassword(email: form.email ?? "", password: form.password ?? "", clientAddress: req.clientAddress)
             try await req.signInWebSession(user)
             return req.redirect(to: next ?? "/", redirectType: .normal)
@@ -72,7 +72,7 @@ enum AccountsWebRoutes {
     static func forgotPassword(_ req: Request) async throws -> Response {
         let form = try req.content.decode(EmailForm.self)
         return try await handleForm(req, "accounts/forgot-password", title: "Forgot password", values: ["email": form.email ?? ""]) {
-            try await AccountService(db: req.db, services: req.atelier)
+            try await AccountService(db: req.db, core: req.core, accountParts: req.atelier.accountParts, mailOutbox: req.atelier.mailOutbox)
                 .requestPasswordReset(email: form.email ?? "", clientAddress: req.clientAddress)
             return try await render(req, "accounts/forgot-password", title: "Forgot password", extra: ["sent": true])
         }
@@ -86,7 +86,7 @@ enum AccountsWebRoutes {
     static func resetPassword(_ req: Request) async throws -> Response {
         let form = try req.content.decode(ResetForm.self)
         return try await handleForm(req, "accounts/reset-password", title: "Choose a new password", values: ["token": form.token ?? ""]) {
-            try await AccountService(db: req.db, services: req.atelier)
+            try await AccountService(db: req.db, core: req.core, accountParts: req.atelier.accountParts, mailOutbox: req.atelier.mailOutbox)
                 .confirmPasswordReset(token: form.token ?? "", newPassword: form.password ?? "")
             req.signOutWebSession()
             return redirect(req, to: "/signin", flash: ("success", "Password changed. Sign in with the new one."))
@@ -97,7 +97,7 @@ enum AccountsWebRoutes {
         var verified = false
         var message = "This link is invalid, used or expired. Ask for a new one from your settings."
         if let token = req.query[String.self, at: "token"], !token.isEmpty,
-            let user = try? await AccountService(db: req.db, services: req.atelier).verifyEmail(token: token)
+            let user = try? await AccountService(db: req.db, core: req.core, accountParts: req.atelier.accountParts, mailOutbox: req.atelier.mailOutbox).verifyEmail(token: token)
         {
             verified = true
             message = "Thanks, \(user.email ?? "your address") is confirmed."

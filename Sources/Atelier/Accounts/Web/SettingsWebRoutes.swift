@@ -97,7 +97,7 @@ enum SettingsWebRoutes {
         let user = try req.requireWebUser()
         let form = try req.content.decode(PasswordForm.self)
         return try await handle(req, values: currentValues(user)) {
-            _ = try await AccountService(db: req.db, services: req.atelier)
+            _ = try await AccountService(db: req.db, core: req.core, accountParts: req.atelier.accountParts, mailOutbox: req.atelier.mailOutbox)
                 .changePassword(for: user, current: form.currentPassword ?? "", new: form.newPassword ?? "")
             try await req.signInWebSession(user)
             return AccountsWebRoutes.redirect(req, to: "/settings", flash: ("success", "Password changed."))
@@ -107,7 +107,7 @@ enum SettingsWebRoutes {
     /// Every session of the account ends, this browser's too: back to the sign-in page.
     static func signOutEverywhere(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
-        try await AccountService(db: req.db, services: req.atelier).signOutEverywhere(user)
+        try await AccountService(db: req.db, core: req.core, accountParts: req.atelier.accountParts, mailOutbox: req.atelier.mailOutbox).signOutEverywhere(user)
         req.signOutWebSession()
         return AccountsWebRoutes.redirect(req, to: "/signin", flash: ("success", "Signed out on every device and browser."))
     }
@@ -123,7 +123,7 @@ enum SettingsWebRoutes {
         var values = currentValues(user)
         values["newEmail"] = form.newEmail ?? ""
         return try await handle(req, values: values) {
-            let updated = try await AccountService(db: req.db, services: req.atelier)
+            let updated = try await AccountService(db: req.db, core: req.core, accountParts: req.atelier.accountParts, mailOutbox: req.atelier.mailOutbox)
                 .changeEmail(for: user, newEmail: form.newEmail ?? "", password: form.password ?? "")
             return AccountsWebRoutes.redirect(
                 req, to: "/settings", flash: ("success", "We sent a link to \(updated.pendingEmail ?? "the new address") to confirm the change."))
@@ -132,7 +132,7 @@ enum SettingsWebRoutes {
 
     static func export(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
-        let url = try await AccountExport(db: req.db, services: req.atelier).write(for: user, profile: ExportProfile(user))
+        let url = try await AccountExport(db: req.db, core: req.core, accountParts: req.atelier.accountParts, fileWorkers: req.atelier.fileWorkers).write(for: user, profile: ExportProfile(user))
         let response = try await req.fileio.asyncStreamFile(at: url.path) { _ in
             try? FileManager.default.removeItem(at: url)
         }
@@ -149,7 +149,7 @@ enum SettingsWebRoutes {
         let user = try req.requireWebUser()
         let form = try req.content.decode(DeleteForm.self)
         return try await AccountsWebRoutes.handleForm(req, "accounts/delete-account", title: "Delete account", values: [:]) {
-            try await AccountService(db: req.db, services: req.atelier).deleteAccount(user, password: form.password ?? "")
+            try await AccountService(db: req.db, core: req.core, accountParts: req.atelier.accountParts, mailOutbox: req.atelier.mailOutbox).deleteAccount(user, password: form.password ?? "")
             req.signOutWebSession()
             return AccountsWebRoutes.redirect(req, to: "/", flash: ("success", "Your account is deleted."))
         }

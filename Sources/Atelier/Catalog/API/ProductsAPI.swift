@@ -62,32 +62,32 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         let store = try await StoreAccess(db: req.db).managedStore(input.path.storeId, by: user)
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let product = try await ProductService(db: req.db, services: services).create(in: store, draft: try ProductDraft(body), by: user)
+        let product = try await ProductService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media).create(in: store, draft: try ProductDraft(body), by: user)
         return .created(.init(body: .json(try await productBody(product, req))))
     }
 
     func replaceProduct(_ input: Operations.ReplaceProduct.Input) async throws -> Operations.ReplaceProduct.Output {
         let (req, user, product) = try await managedProduct(input.path.storeId, input.path.productId)
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let updated = try await ProductService(db: req.db, services: services).replace(product, draft: try ProductDraft(body), by: user)
+        let updated = try await ProductService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media).replace(product, draft: try ProductDraft(body), by: user)
         return .ok(.init(body: .json(try await productBody(updated, req))))
     }
 
     func deleteProduct(_ input: Operations.DeleteProduct.Input) async throws -> Operations.DeleteProduct.Output {
         let (req, _, product) = try await managedProduct(input.path.storeId, input.path.productId)
-        try await ProductService(db: req.db, services: services).delete(product)
+        try await ProductService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media).delete(product)
         return .noContent(.init())
     }
 
     func activateProduct(_ input: Operations.ActivateProduct.Input) async throws -> Operations.ActivateProduct.Output {
         let (req, _, product) = try await managedProduct(input.path.storeId, input.path.productId)
-        let updated = try await ProductService(db: req.db, services: services).setStatus(product, to: .active)
+        let updated = try await ProductService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media).setStatus(product, to: .active)
         return .ok(.init(body: .json(try await productBody(updated, req))))
     }
 
     func deactivateProduct(_ input: Operations.DeactivateProduct.Input) async throws -> Operations.DeactivateProduct.Output {
         let (req, _, product) = try await managedProduct(input.path.storeId, input.path.productId)
-        let updated = try await ProductService(db: req.db, services: services).setStatus(product, to: .inactive)
+        let updated = try await ProductService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media).setStatus(product, to: .inactive)
         return .ok(.init(body: .json(try await productBody(updated, req))))
     }
 
@@ -99,7 +99,7 @@ extension APIHandler {
             UUID(uuidString: raw) ?? { errors.add("photoIds[\(index)]", "is not an id"); return nil }()
         }
         try errors.throwIfAny()
-        let updated = try await ProductService(db: req.db, services: services).setPhotos(of: product, to: ids, by: user)
+        let updated = try await ProductService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media).setPhotos(of: product, to: ids, by: user)
         return .ok(.init(body: .json(try await productBody(updated, req))))
     }
 
@@ -161,7 +161,7 @@ extension APIHandler {
     func productCards(cards: [ProductCardView], _ req: Request, from origin: Components.Schemas.ProductCard.Origin? = nil)
         async throws -> [Components.Schemas.ProductCard]
     {
-        let media = MediaService(db: req.db, services: services)
+        let media = MediaService(db: req.db, core: services.core, mediaLibrary: services.media)
         var bodies = cards.map { Components.Schemas.ProductCard($0, media: media, baseURL: services.config.publicBaseURL, from: origin) }
         try await addViewerState(
             to: &bodies, of: cards.map { ($0.id, $0.store.id, $0.currency, $0.tradePriceMinor, $0.caseSize) }, req,
@@ -177,7 +177,7 @@ extension APIHandler {
 
     func productBodies(views: [ProductView], _ req: Request) async throws -> [Components.Schemas.Product] {
         let images = try await CatalogImages.load(
-            stores: views.map(\.store), brands: views.compactMap(\.brand), media: MediaService(db: req.db, services: services))
+            stores: views.map(\.store), brands: views.compactMap(\.brand), media: MediaService(db: req.db, core: services.core, mediaLibrary: services.media))
         var bodies = views.map { Components.Schemas.Product($0, images: images, baseURL: services.config.publicBaseURL) }
         try await addViewerState(
             to: &bodies, of: views.map { ($0.product.id, $0.store.id, $0.product.currency, $0.product.tradePriceMinor, $0.product.caseSize) },

@@ -8,7 +8,7 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let application = try await StoreApplicationService(db: req.db, services: services).apply(.init(
+        let application = try await StoreApplicationService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, live: services.live, mailOutbox: services.mailOutbox, mediaLibrary: services.media).apply(.init(
             name: body.name, street: body.street, postalCode: body.postalCode ?? "", city: body.city,
             lat: body.location.lat, lng: body.location.lng, about: body.about ?? ""), by: user)
         return .created(.init(body: .json(.init(application))))
@@ -17,7 +17,7 @@ extension APIHandler {
     func listMyStoreApplications(_ input: Operations.ListMyStoreApplications.Input) async throws -> Operations.ListMyStoreApplications.Output {
         let req = try request()
         let user = try await req.requireCaller().user
-        let items = try await StoreApplicationService(db: req.db, services: services).mine(user.requireID())
+        let items = try await StoreApplicationService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, live: services.live, mailOutbox: services.mailOutbox, mediaLibrary: services.media).mine(user.requireID())
         return .ok(.init(body: .json(.init(items: items.map(Components.Schemas.StoreApplication.init)))))
     }
 
@@ -26,7 +26,7 @@ extension APIHandler {
         try await req.requireCaller().user.requireAdmin()
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
         let status = input.query.status.flatMap { StoreApplication.Status(rawValue: $0.rawValue) }
-        let rows = try await StoreApplicationService(db: req.db, services: services).list(status: status, page: page)
+        let rows = try await StoreApplicationService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, live: services.live, mailOutbox: services.mailOutbox, mediaLibrary: services.media).list(status: status, page: page)
         return .ok(.init(body: .json(.init(items: rows.items.map(Components.Schemas.StoreApplication.init), nextCursor: rows.nextCursor))))
     }
 
@@ -34,7 +34,7 @@ extension APIHandler {
         let req = try request()
         let admin = try await req.requireCaller().user
         let id = try PathID.parse(input.path.applicationId, "application")
-        let (application, _) = try await StoreApplicationService(db: req.db, services: services).approve(id, by: admin)
+        let (application, _) = try await StoreApplicationService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, live: services.live, mailOutbox: services.mailOutbox, mediaLibrary: services.media).approve(id, by: admin)
         return .ok(.init(body: .json(.init(application))))
     }
 
@@ -43,7 +43,7 @@ extension APIHandler {
         let admin = try await req.requireCaller().user
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         let id = try PathID.parse(input.path.applicationId, "application")
-        let application = try await StoreApplicationService(db: req.db, services: services).decline(id, reason: body.reason, by: admin)
+        let application = try await StoreApplicationService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, live: services.live, mailOutbox: services.mailOutbox, mediaLibrary: services.media).decline(id, reason: body.reason, by: admin)
         return .ok(.init(body: .json(.init(application))))
     }
 }

@@ -9,8 +9,8 @@ extension APIHandler {
         let req = try request()
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
         let visibility = try await req.storeVisibility(for: req.optionalCaller()?.user)
-        let stores = try await StoreService(db: req.db, services: services).list(query: input.query.q, page: page, visibility: visibility)
-        let images = try await CatalogImages.load(stores: stores.items, media: MediaService(db: req.db, services: services))
+        let stores = try await StoreService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mailOutbox: services.mailOutbox, mediaLibrary: services.media).list(query: input.query.q, page: page, visibility: visibility)
+        let images = try await CatalogImages.load(stores: stores.items, media: MediaService(db: req.db, core: services.core, mediaLibrary: services.media))
         return .ok(.init(body: .json(.init(items: try await storeBodies(stores.items, images, req), nextCursor: stores.nextCursor))))
     }
 
@@ -25,7 +25,7 @@ extension APIHandler {
         let req = try request()
         try await req.requireCaller().user.requireAdmin()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let store = try await StoreService(db: req.db, services: services).create(
+        let store = try await StoreService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mailOutbox: services.mailOutbox, mediaLibrary: services.media).create(
             .init(name: body.name, slug: body.slug, street: body.street, postalCode: body.postalCode ?? "", city: body.city,
                   lat: body.location.lat, lng: body.location.lng, ownerEmail: body.ownerEmail, timeZone: body.timeZone ?? "UTC"))
         return .created(.init(body: .json(try await storeBody(store, req))))
@@ -48,7 +48,7 @@ extension APIHandler {
             openingHours: body.openingHours?.map { OpeningHours(weekday: $0.weekday, opens: $0.opens, closes: $0.closes) },
             logoID: uuid(body.logoId, "logoId"), coverID: uuid(body.coverId, "coverId"))
         try errors.throwIfAny()
-        let updated = try await StoreService(db: req.db, services: services).update(store, with: update, by: user)
+        let updated = try await StoreService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mailOutbox: services.mailOutbox, mediaLibrary: services.media).update(store, with: update, by: user)
         return .ok(.init(body: .json(try await storeBody(updated, req))))
     }
 
@@ -60,7 +60,7 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         guard let user = try await User.query(on: req.db).filter(\.$email == body.email.trimmingCharacters(in: .whitespaces).lowercased()).first()
         else { throw Problem.invalid("email", "belongs to no account") }
-        try await StaffService(db: req.db, services: services).addMember(user, to: store, role: .owner)
+        try await StaffService(db: req.db, core: services.core, mailOutbox: services.mailOutbox).addMember(user, to: store, role: .owner)
         return .ok(.init(body: .json(try await storeBody(store, req))))
     }
 
@@ -78,7 +78,7 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         let memberships = try await StoreAccess(db: req.db).memberships(of: user)
-        let images = try await CatalogImages.load(stores: memberships.map(\.0), media: MediaService(db: req.db, services: services))
+        let images = try await CatalogImages.load(stores: memberships.map(\.0), media: MediaService(db: req.db, core: services.core, mediaLibrary: services.media))
         return .ok(.init(body: .json(.init(items: memberships.map { store, role in
             .init(store: storeBody(store, images), role: role == .owner ? .owner : .staff)
         }))))
@@ -108,7 +108,7 @@ extension APIHandler {
     }
 
     func storeBody(_ store: Store, _ req: Request) async throws -> Components.Schemas.Store {
-        let images = try await CatalogImages.load(stores: [store], media: MediaService(db: req.db, services: services))
+        let images = try await CatalogImages.load(stores: [store], media: MediaService(db: req.db, core: services.core, mediaLibrary: services.media))
         return try await storeBodies([store], images, req)[0]
     }
 
@@ -124,7 +124,7 @@ extension APIHandler {
         let admin = try await req.requireCaller().user
         try admin.requireAdmin()
         guard let id = UUID(uuidString: rawID), let store = try await Store.find(id, on: req.db) else { throw Problem.notFound("store") }
-        let updated = try await StoreService(db: req.db, services: services).setStatus(store, status)
+        let updated = try await StoreService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mailOutbox: services.mailOutbox, mediaLibrary: services.media).setStatus(store, status)
         return try await storeBody(updated, req)
     }
 }

@@ -10,8 +10,8 @@ extension APIHandler {
         let status: Brand.Status = input.query.status == .proposed ? .proposed : .approved
         if status == .proposed { try await req.requireCaller().user.requireAdmin() }
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
-        let brands = try await BrandService(db: req.db, services: services).list(prefix: input.query.q, status: status, page: page)
-        let images = try await CatalogImages.load(brands: brands.items, media: MediaService(db: req.db, services: services))
+        let brands = try await BrandService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media).list(prefix: input.query.q, status: status, page: page)
+        let images = try await CatalogImages.load(brands: brands.items, media: MediaService(db: req.db, core: services.core, mediaLibrary: services.media))
         var bodies = brands.items.map { Components.Schemas.Brand($0, images: images) }
         try await addViewerState(to: &bodies, req)
         return .ok(.init(body: .json(.init(items: bodies, nextCursor: brands.nextCursor))))
@@ -22,7 +22,7 @@ extension APIHandler {
         let admin = try await req.requireCaller().user
         try admin.requireAdmin()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let brand = try await BrandService(db: req.db, services: services)
+        let brand = try await BrandService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media)
             .create(name: body.name, logoID: try logoID(body.logoId), status: .approved, proposedBy: nil, by: admin)
         return .created(.init(body: .json(try await brandBody(brand, req))))
     }
@@ -32,7 +32,7 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         let store = try await StoreAccess(db: req.db).managedStore(input.path.storeId, by: user)
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let brand = try await BrandService(db: req.db, services: services)
+        let brand = try await BrandService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media)
             .create(name: body.name, logoID: try logoID(body.logoId), status: .proposed, proposedBy: store.requireID(), by: user)
         return .created(.init(body: .json(try await brandBody(brand, req))))
     }
@@ -42,7 +42,7 @@ extension APIHandler {
         let admin = try await req.requireCaller().user
         try admin.requireAdmin()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let service = BrandService(db: req.db, services: services)
+        let service = BrandService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media)
         let brand = try await service.find(try PathID.parse(input.path.brandId, "brand"))
         let updated = try await service.update(brand, name: body.name, logoID: try logoID(body.logoId), by: admin)
         return .ok(.init(body: .json(try await brandBody(updated, req))))
@@ -51,15 +51,15 @@ extension APIHandler {
     func approveBrand(_ input: Operations.ApproveBrand.Input) async throws -> Operations.ApproveBrand.Output {
         let req = try request()
         try await req.requireCaller().user.requireAdmin()
-        let service = BrandService(db: req.db, services: services)
+        let service = BrandService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media)
         let brand = try await service.approve(try await service.find(try PathID.parse(input.path.brandId, "brand")))
         return .ok(.init(body: .json(try await brandBody(brand, req))))
     }
 
     func listCategories(_ input: Operations.ListCategories.Input) async throws -> Operations.ListCategories.Output {
         let req = try request()
-        let tree = try await CategoryService(db: req.db, services: services).tree()
-        let images = try await CatalogImages.load(categories: CategoryService.Node.all(tree), media: MediaService(db: req.db, services: services))
+        let tree = try await CategoryService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media).tree()
+        let images = try await CatalogImages.load(categories: CategoryService.Node.all(tree), media: MediaService(db: req.db, core: services.core, mediaLibrary: services.media))
         return .ok(.init(body: .json(.init(items: tree.map { .init($0, images: images) }))))
     }
 
@@ -71,7 +71,7 @@ extension APIHandler {
             guard let id = UUID(uuidString: raw) else { throw Problem.invalid("parentId", "is not an id") }
             return id
         }
-        let category = try await CategoryService(db: req.db, services: services)
+        let category = try await CategoryService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media)
             .create(name: body.name, gender: body.gender.rawValue, parentID: parentID)
         return .created(.init(body: .json(try await categoryBody(category, req))))
     }
@@ -123,7 +123,7 @@ extension APIHandler {
     private func adminCategory(_ raw: String) async throws -> (CategoryService, Category) {
         let req = try request()
         try await req.requireCaller().user.requireAdmin()
-        let service = CategoryService(db: req.db, services: services)
+        let service = CategoryService(db: req.db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media)
         return (service, try await service.find(try PathID.parse(raw, "category")))
     }
 
@@ -135,10 +135,10 @@ extension APIHandler {
     }
 
     private func categoryBody(_ category: Category, _ req: Request) async throws -> Components.Schemas.Category {
-        .init(category: category, images: try await CatalogImages.load(categories: [category], media: MediaService(db: req.db, services: services)))
+        .init(category: category, images: try await CatalogImages.load(categories: [category], media: MediaService(db: req.db, core: services.core, mediaLibrary: services.media)))
     }
 
     private func brandBody(_ brand: Brand, _ req: Request) async throws -> Components.Schemas.Brand {
-        .init(brand, images: try await CatalogImages.load(brands: [brand], media: MediaService(db: req.db, services: services)))
+        .init(brand, images: try await CatalogImages.load(brands: [brand], media: MediaService(db: req.db, core: services.core, mediaLibrary: services.media)))
     }
 }

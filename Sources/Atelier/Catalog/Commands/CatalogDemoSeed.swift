@@ -22,18 +22,18 @@ struct CatalogDemoSeed {
         let admin = others
         var brands: [Brand] = []
         for name in CatalogDemoData.brands {
-            brands.append(try await BrandService(db: db, services: services).create(name: name, logoID: nil, status: .approved, proposedBy: nil, by: admin))
+            brands.append(try await BrandService(db: db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media).create(name: name, logoID: nil, status: .approved, proposedBy: nil, by: admin))
         }
         var photos = DemoPhotos(app: app)
         let bar = console.progressBar(title: "Demo stores and products")
         bar.start()
         var created = 0
         for (index, entry) in CatalogDemoData.stores.enumerated() {
-            let store = try await StoreService(db: db, services: services).create(.init(
+            let store = try await StoreService(db: db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mailOutbox: services.mailOutbox, mediaLibrary: services.media).create(.init(
                 name: entry.name, street: entry.street, postalCode: entry.postalCode, city: "Gothenburg", lat: entry.lat, lng: entry.lng,
                 ownerEmail: (index == 0 ? owner : others).email, timeZone: "Europe/Stockholm"))
-            if index == 1 { try await StaffService(db: db, services: services).addMember(owner, to: store, role: .staff) }
-            _ = try await StoreService(db: db, services: services).update(store, with: .init(
+            if index == 1 { try await StaffService(db: db, core: services.core, mailOutbox: services.mailOutbox).addMember(owner, to: store, role: .staff) }
+            _ = try await StoreService(db: db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mailOutbox: services.mailOutbox, mediaLibrary: services.media).update(store, with: .init(
                 about: "\(entry.name) is a local shop at \(entry.street). Come by and try things on — we are happy to help.",
                 phone: "+46 31 \(100_000 + index * 3_117)", website: "https://example.com/\(store.slug)",
                 openingHours: (1...6).map { OpeningHours(weekday: $0, opens: "10:00", closes: $0 == 6 ? "16:00" : "18:00") }),
@@ -58,7 +58,7 @@ struct CatalogDemoSeed {
                     styles: [CatalogVocabulary.styles.randomElement(using: &random)!],
                     variants: sizes.map { .init(size: $0, color: nil, stock: Int.random(in: 0...4, using: &random), sku: nil) },
                     photoIDs: photoIDs, status: Int.random(in: 0..<10, using: &random) == 0 ? .inactive : .active)
-                _ = try await ProductService(db: db, services: services).create(in: store, draft: draft, by: staff)
+                _ = try await ProductService(db: db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media).create(in: store, draft: draft, by: staff)
                 created += 1
             }
             try await seedStats(for: store, random: &random)
@@ -90,7 +90,7 @@ struct CatalogDemoSeed {
     }
 
     private func seedCategories() async throws -> [Leaf] {
-        let service = CategoryService(db: app.db, services: app.atelier)
+        let service = CategoryService(db: app.db, core: app.core, catalogChanges: app.atelier.catalogChanges, catalogIndexing: app.atelier.catalogIndexing, mediaLibrary: app.atelier.media)
         var leaves: [Leaf] = []
         for top in CatalogDemoData.tree {
             let root = try await service.create(name: top.name, gender: top.gender, parentID: nil)
@@ -130,7 +130,7 @@ struct DemoPhotos {
             let (r, g, b) = CatalogDemoData.colorRGB[color] ?? (120, 120, 120)
             guard let image = atelier_vips_demo_garment(600, 800, r, g, b, shape) else { throw Vips.lastError() }
             let bytes = try Vips.jpegData(VipsImageRef(image), quality: 88)
-            templates[key] = try await MediaService(db: app.db, services: app.atelier).ingest(
+            templates[key] = try await MediaService(db: app.db, core: app.core, mediaLibrary: app.atelier.media).ingest(
                 .init(uploaderID: try uploader.requireID(), claimed: .jpeg, edits: .init(), visibility: .public),
                 body: HTTPBody(Array(bytes)))
             return templates[key]!.id!

@@ -56,7 +56,7 @@ struct ImportProductsCommand: AsyncCommand {
         bar.start()
         let report: ProductImport.Report
         do {
-            report = try await ProductImport(db: app.db, services: app.atelier).run(
+            report = try await ProductImport(db: app.db, core: app.core, catalogChanges: app.atelier.catalogChanges, catalogIndexing: app.atelier.catalogIndexing, mediaLibrary: app.atelier.media).run(
                 storeID: try store.requireID(), csv: csv, photos: zip.map { URL(fileURLWithPath: $0) }, dryRun: signature.dryRun,
                 by: user, progress: { done, total in bar.activity.currentProgress = Double(done) / Double(max(total, 1)) })
         } catch let problem as Problem {

@@ -4,9 +4,12 @@ import Foundation
 /// Brands: admins create and approve; stores propose.
 struct BrandService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let catalogChanges: CatalogChanges
+    let catalogIndexing: any CatalogIndexing
+    let mediaLibrary: MediaLibrary
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     func list(prefix: String?, status: Brand.Status, page: PageRequest) async throws -> Page<Brand> {
         var query = Brand.query(on: db).filter(\.$status == status.rawValue)
@@ -52,24 +55,24 @@ struct BrandService {
             brand.slug = slug
         }
         try await setLogo(logoID, of: brand, by: user)
-        try await services.writeTransaction(on: db) { [brand, renamed] tx in
+        try await core.writeTransaction(on: db) { [brand, renamed] tx in
             try await brand.save(on: tx)
-            if renamed { try await services.catalogIndexing.refresh(.brand(brand.requireID()), in: tx) }
+            if renamed { try await catalogIndexing.refresh(.brand(brand.requireID()), in: tx) }
         }
-        await services.catalogChanged()
+        await catalogChanges.announce()
         return brand
     }
 
     func approve(_ brand: Brand) async throws -> Brand {
         brand.status = Brand.Status.approved.rawValue
         try await brand.save(on: db)
-        await services.catalogChanged()
+        await catalogChanges.announce()
         return brand
     }
 
     private func setLogo(_ id: UUID?, of brand: Brand, by user: User) async throws {
         guard let id else { return }
-        guard let media = try? await MediaService(db: db, services: services).visible(id, to: user.id),
+        guard let media = try? await MediaService(db: db, core: core, mediaLibrary: mediaLibrary).visible(id, to: user.id),
             media.ownerType == nil || (media.ownerType == "brand" && media.ownerID == brand.id)
         else { throw Problem.invalid("logoId", "is not an upload of yours") }
         media.ownerType = "brand"

@@ -13,9 +13,12 @@ struct CategoryService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let catalogChanges: CatalogChanges
+    let catalogIndexing: any CatalogIndexing
+    let mediaLibrary: MediaLibrary
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     /// All categories as a tree, siblings by name.
     func tree() async throws -> [Node] {
@@ -62,7 +65,7 @@ struct CategoryService {
         category.createdAt = now
         category.description = ""
         try await category.create(on: db)
-        await services.catalogChanged()
+        await catalogChanges.announce()
         return category
     }
 
@@ -89,7 +92,7 @@ struct CategoryService {
         }
         var picture: Media?
         if let imageID = changes.imageID ?? nil {
-            picture = try? await MediaService(db: db, services: services).visible(imageID, to: admin?.id)
+            picture = try? await MediaService(db: db, core: core, mediaLibrary: mediaLibrary).visible(imageID, to: admin?.id)
             if picture == nil || !(picture!.ownerType == nil || (picture!.ownerType == "category" && picture!.ownerID == category.id)) {
                 errors.add("imageId", "is not an upload of yours")
             }
@@ -109,8 +112,8 @@ struct CategoryService {
             guard CatalogVocabulary.genders.contains(gender) else { throw Problem.invalid("gender", "must be women, men or unisex") }
             category.gender = gender
         }
-        let now = services.clock.now()
-        try await services.writeTransaction(on: db) { [category, renamed, picture] tx in
+        let now = core.clock.now()
+        try await core.writeTransaction(on: db) { [category, renamed, picture] tx in
             if let picture {
                 picture.ownerType = "category"
                 picture.ownerID = category.id
@@ -119,9 +122,9 @@ struct CategoryService {
                 try await picture.save(on: tx)
             }
             try await category.save(on: tx)
-            if renamed { try await services.catalogIndexing.refresh(.categorySubtree(path: category.path), in: tx) }
+            if renamed { try await catalogIndexing.refresh(.categorySubtree(path: category.path), in: tx) }
         }
-        await services.catalogChanged()
+        await catalogChanges.announce()
         return category
     }
 
@@ -140,16 +143,16 @@ struct CategoryService {
         let oldPath = category.path
         let newPath = (newParent?.path ?? "") + Category.segment(try category.requireID())
         let depthDelta = ((newParent?.depth ?? -1) + 1) - category.depth
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await Category.query(on: tx).filter(\.$id == category.requireID()).set(\.$parentID, to: newParentID).update()
             try await tx.sql.raw("""
                 UPDATE \(ident: Category.schema)
                 SET path = \(bind: newPath) || substr(path, CAST(\(bind: oldPath.count + 1) AS INTEGER)), depth = depth + CAST(\(bind: depthDelta) AS INTEGER)
                 WHERE path >= \(bind: oldPath) AND path < \(bind: Category.subtreeEnd(oldPath))
                 """).run()
-            try await services.catalogIndexing.refresh(.categorySubtree(path: newPath), in: tx)
+            try await catalogIndexing.refresh(.categorySubtree(path: newPath), in: tx)
         }
-        await services.catalogChanged()
+        await catalogChanges.announce()
         return try await find(category.requireID())
     }
 
@@ -162,12 +165,12 @@ struct CategoryService {
         for child in try await Category.query(on: db).filter(\.$parentID == source.requireID()).all() {
             _ = try await move(child, under: target.requireID())
         }
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await Product.query(on: tx).filter(\.$categoryID == source.requireID()).set(\.$categoryID, to: target.requireID()).update()
             try await source.delete(on: tx)
-            try await services.catalogIndexing.refresh(.categorySubtree(path: target.path), in: tx)
+            try await catalogIndexing.refresh(.categorySubtree(path: target.path), in: tx)
         }
-        await services.catalogChanged()
+        await catalogChanges.announce()
         return target
     }
 
@@ -180,7 +183,7 @@ struct CategoryService {
             throw Problem.conflict("Products are filed under this category; move or merge it instead.")
         }
         try await category.delete(on: db)
-        await services.catalogChanged()
+        await catalogChanges.announce()
     }
 
     /// The ids in a path, top first.

@@ -6,16 +6,16 @@ import SQLKit
 /// suspended and reported to every admin in the transaction (an inbox entry each), and announced to
 /// their open inboxes after the commit.
 enum OwnerlessStores {
-    static func register(in parts: AccountParts, services: AtelierServices) {
-        parts.onDeletion { [unowned services] userID, tx, now in
+    static func register(in parts: AccountParts, live: LiveUpdates, catalogChanges: CatalogChanges) {
+        parts.onDeletion { userID, tx, now in
             let stores = try await storesOnlyOwned(by: userID, on: tx.sql)
             guard !stores.isEmpty else { return .none }
             try await suspend(stores, on: tx, now: now)
-            return .init(afterCommit: { [unowned services] db in
+            return .init(afterCommit: { db in
                 for admin in try await User.query(on: db).filter(\.$isAdmin == true).all(\.$id) {
-                    await InboxService.announce(.storeWithoutOwner, to: admin, by: nil, live: services.live)
+                    await InboxService.announce(.storeWithoutOwner, to: admin, by: nil, live: live)
                 }
-                await services.catalogChanged()
+                await catalogChanges.announce()
             })
         }
     }

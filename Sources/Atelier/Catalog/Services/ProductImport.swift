@@ -35,14 +35,17 @@ struct ProductImport {
     static let requiredColumns = ["handle", "title", "category", "price", "currency", "size", "photos"]
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let catalogChanges: CatalogChanges
+    let catalogIndexing: any CatalogIndexing
+    let mediaLibrary: MediaLibrary
 
     func run(
         storeID: UUID, csv: Data, photos zip: URL?, dryRun: Bool, by user: User, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> Report {
         let store = try await StoreAccess(db: db).managedStore(storeID.idString, by: user)
         let archive = try zip.map(Self.openArchive)
-        let index = archive.map { PhotoIndex($0, maxBytes: services.media.limits.maxBytes) }
+        let index = archive.map { PhotoIndex($0, maxBytes: mediaLibrary.limits.maxBytes) }
         let (groups, headerErrors) = Self.parse(csv)
         var errors = headerErrors
         let variantCount = groups.reduce(0) { $0 + $1.count }
@@ -77,9 +80,8 @@ struct ProductImport {
             }
             let ready = plans
             let written = done
-            let services = services
             try await db.transaction { tx in
-                let products = ProductService(db: tx, services: services)
+                let products = ProductService(db: tx, core: core, catalogChanges: catalogChanges, catalogIndexing: catalogIndexing, mediaLibrary: mediaLibrary)
                 var done = written
                 for plan in ready {
                     do {
@@ -91,9 +93,9 @@ struct ProductImport {
                     progress?(done, total)
                 }
             }
-            await services.catalogChanged()
+            await catalogChanges.announce()
         } catch {
-            let media = MediaService(db: db, services: services)
+            let media = MediaService(db: db, core: core, mediaLibrary: mediaLibrary)
             for row in ingested { try? await media.delete(row) }
             throw error
         }
@@ -202,7 +204,7 @@ struct ProductImport {
             uploaderID: try user.requireID(), claimed: ImageFormat.claimed(mediaType: nil, filename: path), edits: .init(),
             visibility: .private)
         do {
-            return try await MediaService(db: db, services: services).ingest(upload, body: HTTPBody(bytes))
+            return try await MediaService(db: db, core: core, mediaLibrary: mediaLibrary).ingest(upload, body: HTTPBody(bytes))
         } catch let problem as Problem where problem.status.code < 500 {
             throw Self.problem([RowError(row: row, column: "photos", message: "\(path): \(problem.detail ?? problem.title)")])
         }

@@ -8,9 +8,12 @@ import SQLKit
 struct ProductService {
     static let mediaOwnerType = "product"
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let catalogChanges: CatalogChanges
+    let catalogIndexing: any CatalogIndexing
+    let mediaLibrary: MediaLibrary
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     func create(in store: Store, draft input: ProductDraft, by user: User) async throws -> Product {
         let storeID = try store.requireID()
@@ -23,17 +26,17 @@ struct ProductService {
         product.reviewCount = 0
         product.ratingSum = 0
         product.createdAt = now
-        product.feedSortKey = try await services.catalogIndexing.feedSortKey(forNewProductIn: storeID, at: now, on: db)
+        product.feedSortKey = try await catalogIndexing.feedSortKey(forNewProductIn: storeID, at: now, on: db)
         apply(draft, to: product)
         product.status = draft.status.rawValue
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await product.create(on: tx)
             try await replaceVariants(of: product, with: draft.variants, on: tx)
             try await replacePhotos(of: product, with: draft.photoIDs, on: tx)
-            try await services.catalogIndexing.refresh(.products([product.requireID()]), in: tx)
+            try await catalogIndexing.refresh(.products([product.requireID()]), in: tx)
             if product.isActive { try await Self.bumpActiveCount(storeID, by: 1, on: tx) }
         }
-        await services.catalogChanged()
+        await catalogChanges.announce()
         return product
     }
 
@@ -43,13 +46,13 @@ struct ProductService {
             .validate(input, storeID: product.$store.id, product: product, uploaderID: user.requireID())
         let dropped = try await photoIDs(of: product).filter { !draft.photoIDs.contains($0) }
         apply(draft, to: product)
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await product.save(on: tx)
             try await replaceVariants(of: product, with: draft.variants, on: tx)
             try await replacePhotos(of: product, with: draft.photoIDs, on: tx)
-            try await services.catalogIndexing.refresh(.products([product.requireID()]), in: tx)
+            try await catalogIndexing.refresh(.products([product.requireID()]), in: tx)
         }
-        await services.catalogChanged()
+        await catalogChanges.announce()
         try await deleteMedia(dropped)
         return product
     }
@@ -65,7 +68,7 @@ struct ProductService {
     func setStatus(_ product: Product, to status: Product.Status) async throws -> Product {
         let productID = try product.requireID()
         let previous: Product.Status = status == .active ? .inactive : .active
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             let tsql = tx.sql
             let changed = try await tsql.raw("""
                 UPDATE \(ident: Product.schema) SET status = \(bind: status.rawValue), updated_at = \(bind: now)
@@ -75,7 +78,7 @@ struct ProductService {
                 try await Self.bumpActiveCount(product.$store.id, by: status == .active ? 1 : -1, on: tx)
             }
         }
-        await services.catalogChanged()
+        await catalogChanges.announce()
         guard let fresh = try await Product.find(productID, on: db) else { throw Problem.notFound("product") }
         return fresh
     }
@@ -83,8 +86,8 @@ struct ProductService {
     func delete(_ product: Product) async throws {
         let productID = try product.requireID()
         let photos = try await photoIDs(of: product)
-        try await services.writeTransaction(on: db) { tx in
-            try await services.catalogIndexing.refresh(.productRemoved(productID), in: tx)
+        try await core.writeTransaction(on: db) { tx in
+            try await catalogIndexing.refresh(.productRemoved(productID), in: tx)
             let deleted = try await tx.sql.raw("""
                 DELETE FROM \(ident: Product.schema) WHERE id = \(bind: productID) RETURNING status
                 """).all()
@@ -92,7 +95,7 @@ struct ProductService {
                 try await Self.bumpActiveCount(product.$store.id, by: -1, on: tx)
             }
         }
-        await services.catalogChanged()
+        await catalogChanges.announce()
         try await deleteMedia(photos)
     }
 
@@ -220,7 +223,7 @@ struct ProductService {
 
     private func deleteMedia(_ ids: [UUID]) async throws {
         guard !ids.isEmpty else { return }
-        let media = MediaService(db: db, services: services)
+        let media = MediaService(db: db, core: core, mediaLibrary: mediaLibrary)
         for row in try await Media.query(on: db).filter(\.$id ~~ ids).all() { try await media.delete(row) }
     }
 }

@@ -13,9 +13,10 @@ struct StaffService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mailOutbox: MailOutbox
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     func list(_ store: Store) async throws -> [Entry] {
         let storeID = try store.requireID()
@@ -40,9 +41,9 @@ struct StaffService {
             }
             let member = try await db.transaction { tx in
                 let member = try await addMember(user, to: store, role: role, on: tx)
-                try await services.mailOutbox.enqueue(
+                try await mailOutbox.enqueue(
                     Mail(to: email, subject: "You were added to \(store.name) on Atelier",
-                         text: "\(inviter.displayName) added you to \(store.name) as \(role.rawValue).\n\nOpen the store portal: \(services.config.publicBaseURL)/portal\n"),
+                         text: "\(inviter.displayName) added you to \(store.name) as \(role.rawValue).\n\nOpen the store portal: \(core.config.publicBaseURL)/portal\n"),
                     on: tx)
                 return member
             }
@@ -59,9 +60,9 @@ struct StaffService {
         invite.createdAt = now
         try await db.transaction { tx in
             try await invite.create(on: tx)
-            try await services.mailOutbox.enqueue(
+            try await mailOutbox.enqueue(
                 Mail(to: email, subject: "Join \(store.name) on Atelier",
-                     text: "\(inviter.displayName) invited you to help run \(store.name) on Atelier.\n\nCreate your account with this address and confirm it, then open \(services.config.publicBaseURL)/portal\n"),
+                     text: "\(inviter.displayName) invited you to help run \(store.name) on Atelier.\n\nCreate your account with this address and confirm it, then open \(core.config.publicBaseURL)/portal\n"),
                 on: tx)
         }
         return Entry(id: invite.id!, userID: nil, displayName: nil, email: email, role: role, pending: true)

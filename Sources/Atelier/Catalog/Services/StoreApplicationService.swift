@@ -16,9 +16,14 @@ struct StoreApplicationService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let catalogChanges: CatalogChanges
+    let catalogIndexing: any CatalogIndexing
+    let live: LiveUpdates
+    let mailOutbox: MailOutbox
+    let mediaLibrary: MediaLibrary
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     func apply(_ input: Input, by applicant: User) async throws -> StoreApplication {
         let applicantID = try applicant.requireID()
@@ -47,7 +52,7 @@ struct StoreApplicationService {
         application.lng = input.lng
         application.status = StoreApplication.Status.pending.rawValue
         application.createdAt = now
-        let admins = try await services.writeTransaction(on: db) { tx -> [UUID] in
+        let admins = try await core.writeTransaction(on: db) { tx -> [UUID] in
             let waiting = try await StoreApplication.query(on: tx).filter(\.$applicantID == applicantID)
                 .filter(\.$status == StoreApplication.Status.pending.rawValue).count()
             guard waiting == 0 else {
@@ -59,7 +64,7 @@ struct StoreApplicationService {
                 text: "\(applicant.displayName) applied to open \(application.name) in \(application.city).",
                 link: "atelier://admin/store-applications", webPath: "/admin/store-applications", on: tx, now: now)
         }
-        for admin in admins { await InboxService.announce(.storeApplication, to: admin, by: applicantID, live: services.live) }
+        for admin in admins { await InboxService.announce(.storeApplication, to: admin, by: applicantID, live: live) }
         return application
     }
 
@@ -79,7 +84,7 @@ struct StoreApplicationService {
         try admin.requireAdmin()
         let application = try await pending(id)
         let now = self.now
-        let store = try await StoreService(db: db, services: services).create(.init(
+        let store = try await StoreService(db: db, core: core, catalogChanges: catalogChanges, catalogIndexing: catalogIndexing, mailOutbox: mailOutbox, mediaLibrary: mediaLibrary).create(.init(
             name: application.name, street: application.street, postalCode: application.postalCode, city: application.city,
             lat: application.lat, lng: application.lng, ownerID: application.applicantID,
             joining: { store, tx in
@@ -88,7 +93,7 @@ struct StoreApplicationService {
                     telling: "\(store.name) is open on Atelier: your application was approved. Add its products in the store portal.",
                     link: "atelier://stores/\(store.id!.idString)", webPath: "/portal/stores/\(store.id!.idString)", on: tx, now: now)
             }))
-        await InboxService.announce(.storeApplication, to: application.applicantID, by: nil, live: services.live)
+        await InboxService.announce(.storeApplication, to: application.applicantID, by: nil, live: live)
         application.status = StoreApplication.Status.approved.rawValue
         application.storeID = store.id
         application.decidedAt = now
@@ -102,13 +107,13 @@ struct StoreApplicationService {
         try PlainText.requireNoNUL(reason, field: "reason")
         let application = try await pending(id)
         let now = self.now
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await Self.decide(
                 application, .declined, storeID: nil, reason: reason,
                 telling: "Your application for \(application.name) was declined: \(reason)",
                 link: "atelier://store-applications", webPath: "/open-a-store", on: tx, now: now)
         }
-        await InboxService.announce(.storeApplication, to: application.applicantID, by: nil, live: services.live)
+        await InboxService.announce(.storeApplication, to: application.applicantID, by: nil, live: live)
         application.status = StoreApplication.Status.declined.rawValue
         application.declineReason = reason
         application.decidedAt = now

@@ -37,9 +37,13 @@ struct StoreService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let catalogChanges: CatalogChanges
+    let catalogIndexing: any CatalogIndexing
+    let mailOutbox: MailOutbox
+    let mediaLibrary: MediaLibrary
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     /// Active stores the caller may see (`visibility`), newest first.
     func list(query: String?, page: PageRequest, visibility: StoreVisibility = .publicOnly) async throws -> Page<Store> {
@@ -101,7 +105,7 @@ struct StoreService {
         store.updatedAt = now
         try await db.transaction { tx in
             try await store.create(on: tx)
-            if let newOwner { try await StaffService(db: tx, services: services).addMember(newOwner, to: store, role: .owner) }
+            if let newOwner { try await StaffService(db: tx, core: core, mailOutbox: mailOutbox).addMember(newOwner, to: store, role: .owner) }
             try await input.joining?(store, tx)
         }
         return store
@@ -131,7 +135,7 @@ struct StoreService {
         if let location = update.location { _ = AccountRules.location(lat: location.lat, lng: location.lng, field: "location", into: &errors) }
         if let hours = update.openingHours { Self.validate(hours, into: &errors) }
         if let zone = update.timeZone { _ = AccountRules.timeZone(zone, into: &errors) }
-        let media = MediaService(db: db, services: services)
+        let media = MediaService(db: db, core: core, mediaLibrary: mediaLibrary)
         for (field, id) in [("logoId", update.logoID), ("coverId", update.coverID)] {
             guard let id else { continue }
             let found = try? await media.visible(id, to: user.id)
@@ -158,16 +162,16 @@ struct StoreService {
         if let logo = update.logoID { store.logoMediaID = logo }
         if let cover = update.coverID { store.coverMediaID = cover }
         store.updatedAt = now
-        try await services.writeTransaction(on: db) { [store] tx in
+        try await core.writeTransaction(on: db) { [store] tx in
             try await store.save(on: tx)
-            if renamed { try await services.catalogIndexing.refresh(.store(store.requireID()), in: tx) }
+            if renamed { try await catalogIndexing.refresh(.store(store.requireID()), in: tx) }
             let ids = [update.logoID, update.coverID].compactMap { $0 }
             if !ids.isEmpty {
                 try await Media.query(on: tx).filter(\.$id ~~ ids).set(\.$ownerType, to: "store").set(\.$ownerID, to: store.id)
                     .set(\.$attachedAt, to: now).set(\.$visibility, to: Media.Visibility.public.rawValue).update()
             }
         }
-        await services.catalogChanged()
+        await catalogChanges.announce()
         for id in replaced { if let old = try await Media.find(id, on: db) { try await media.delete(old) } }
         return store
     }
@@ -176,7 +180,7 @@ struct StoreService {
         store.status = status.rawValue
         store.updatedAt = now
         try await store.save(on: db)
-        await services.catalogChanged()
+        await catalogChanges.announce()
         return store
     }
 

@@ -9,24 +9,24 @@ enum AdminCatalogPages {
     static func register(_ admin: any RoutesBuilder) {
         admin.get("brands", use: brands)
         admin.post("brands") { req in try await AdminActions.act(req, back: "/admin/brands") { user in
-            _ = try await BrandService(db: req.db, services: req.atelier).create(
+            _ = try await BrandService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mediaLibrary: req.atelier.media).create(
                 name: try req.content.get(String.self, at: "name"), logoID: nil, status: .approved, proposedBy: nil, by: user)
             return "Brand added."
         } }
         admin.post("brands", ":id", "approve") { req in try await AdminActions.act(req, back: "/admin/brands") { _ in
-            let service = BrandService(db: req.db, services: req.atelier)
+            let service = BrandService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mediaLibrary: req.atelier.media)
             let brand = try await service.approve(try await service.find(try AdminActions.id(req)))
             return "\(brand.name) is approved."
         } }
         admin.post("brands", ":id", "rename") { req in try await AdminActions.act(req, back: "/admin/brands") { user in
-            let service = BrandService(db: req.db, services: req.atelier)
+            let service = BrandService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mediaLibrary: req.atelier.media)
             _ = try await service.update(try await service.find(try AdminActions.id(req)), name: try req.content.get(String.self, at: "name"), logoID: nil, by: user)
             return "Brand renamed."
         } }
         admin.get("categories", use: categories)
         admin.post("categories") { req in try await AdminActions.act(req, back: "/admin/categories") { _ in
             let parent = (try? req.content.get(String.self, at: "parentId")).flatMap(UUID.init(uuidString:))
-            _ = try await CategoryService(db: req.db, services: req.atelier).create(
+            _ = try await CategoryService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mediaLibrary: req.atelier.media).create(
                 name: try req.content.get(String.self, at: "name"), gender: try req.content.get(String.self, at: "gender"), parentID: parent)
             return "Category added."
         } }
@@ -36,7 +36,7 @@ enum AdminCatalogPages {
             struct Form: Content { var name: String; var street: String; var postalCode: String?; var city: String; var lat: String; var lng: String; var ownerEmail: String? }
             let form = try req.content.decode(Form.self)
             guard let lat = Double(form.lat), let lng = Double(form.lng) else { throw Problem.invalid("location", "needs numbers for latitude and longitude") }
-            let store = try await StoreService(db: req.db, services: req.atelier).create(.init(
+            let store = try await StoreService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mailOutbox: req.atelier.mailOutbox, mediaLibrary: req.atelier.media).create(.init(
                 name: form.name, street: form.street, postalCode: form.postalCode ?? "", city: form.city, lat: lat, lng: lng,
                 ownerEmail: (form.ownerEmail ?? "").isEmpty ? nil : form.ownerEmail))
             return "\(store.name) was created."
@@ -89,16 +89,16 @@ enum AdminCatalogPages {
                 walk(node.children, trail: names)
             }
         }
-        let tree = try await CategoryService(db: req.db, services: req.atelier).tree()
+        let tree = try await CategoryService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mediaLibrary: req.atelier.media).tree()
         let pictures = try await ProductViewReader(db: req.db).media(ids: CategoryService.Node.all(tree).compactMap(\.imageMediaID))
-        let media = MediaService(db: req.db, services: req.atelier)
+        let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         walk(tree, trail: [])
         return try await req.renderPage("admin/categories", CategoriesPage(page: PageContext(req, title: "Categories"), nodes: nodes))
     }
 
     static func categoryAction(_ req: Request) async throws -> Response {
         try await AdminActions.act(req, back: "/admin/categories") { _ in
-            let service = CategoryService(db: req.db, services: req.atelier)
+            let service = CategoryService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mediaLibrary: req.atelier.media)
             let category = try await service.find(try AdminActions.id(req))
             switch req.parameters.get("action") {
             case "rename":
@@ -117,7 +117,7 @@ enum AdminCatalogPages {
                     let upload = MediaService.Upload(
                         uploaderID: try admin.requireID(), claimed: ImageFormat.claimed(mediaType: file.contentType?.description, filename: file.filename),
                         edits: ImageEdits(), visibility: .public)
-                    imageID = .some(try await MediaService(db: req.db, services: req.atelier)
+                    imageID = .some(try await MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
                         .ingest(upload, body: HTTPBody(Array(file.data.readableBytesView))).requireID())
                 }
                 _ = try await service.update(category, .init(description: form.description, imageID: imageID), by: try req.requireWebUser())
@@ -161,7 +161,7 @@ enum AdminCatalogPages {
     static func storeAction(_ req: Request) async throws -> Response {
         try await AdminActions.act(req, back: "/admin/stores") { user in
             guard let store = try await Store.find(try AdminActions.id(req), on: req.db) else { throw Problem.notFound("store") }
-            let service = StoreService(db: req.db, services: req.atelier)
+            let service = StoreService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mailOutbox: req.atelier.mailOutbox, mediaLibrary: req.atelier.media)
             switch req.parameters.get("action") {
             case "suspend":
                 _ = try await service.setStatus(store, .suspended)
@@ -174,7 +174,7 @@ enum AdminCatalogPages {
                 guard let owner = try await User.query(on: req.db).filter(\.$email == email).first() else {
                     throw Problem.invalid("email", "belongs to no account")
                 }
-                try await StaffService(db: req.db, services: req.atelier).addMember(owner, to: store, role: .owner)
+                try await StaffService(db: req.db, core: req.core, mailOutbox: req.atelier.mailOutbox).addMember(owner, to: store, role: .owner)
                 return "\(email) now owns \(store.name)."
             default:
                 throw Problem.notFound()

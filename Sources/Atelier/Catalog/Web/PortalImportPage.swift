@@ -56,7 +56,7 @@ enum PortalImportPage {
             zipURL = url
         }
         defer { if let zipURL { try? FileManager.default.removeItem(at: zipURL) } }
-        let importer = ProductImport(db: req.db, services: req.atelier)
+        let importer = ProductImport(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mediaLibrary: req.atelier.media)
         do {
             let report = try await importer.run(
                 storeID: store.requireID(), csv: Data(buffer: csv.data), photos: zipURL, dryRun: dryRun, by: try req.requireWebUser())

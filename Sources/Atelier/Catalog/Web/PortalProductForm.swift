@@ -57,7 +57,7 @@ enum PortalProductForm {
     static func editForm(_ req: Request) async throws -> Response {
         let (store, nav) = try await PortalRoutes.managedStore(req, section: "products")
         let product = try await PortalRoutes.managedProduct(req, in: store)
-        let draft = try await ProductService(db: req.db, services: req.atelier).draft(of: product)
+        let draft = try await ProductService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mediaLibrary: req.atelier.media).draft(of: product)
         let values: [String: String] = [
             "title": draft.title, "description": draft.description, "brandId": draft.brandID?.idString ?? "",
             "categoryId": draft.categoryID?.idString ?? "", "gender": draft.gender,
@@ -94,7 +94,7 @@ enum PortalProductForm {
         draftWithPhotos.photoIDs = photoIDs
         do {
             try errors.throwIfAny()
-            let service = ProductService(db: req.db, services: req.atelier)
+            let service = ProductService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mediaLibrary: req.atelier.media)
             let saved: Product
             if let product {
                 saved = try await service.replace(product, draft: draftWithPhotos, by: user)
@@ -117,7 +117,7 @@ enum PortalProductForm {
     static func ingestNewPhotos(_ form: Form, user: User, req: Request, errors: inout FieldErrors) async throws -> [UUID] {
         let files = (form.photos ?? []).filter { $0.data.readableBytes > 0 }
         var ids: [UUID] = []
-        let media = MediaService(db: req.db, services: req.atelier)
+        let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         for (index, file) in files.enumerated() {
             do {
                 let crop = (form.crops?[safe: index]).flatMap { $0.isEmpty ? nil : $0 }
@@ -183,7 +183,7 @@ enum PortalProductForm {
         status: HTTPStatus = .ok
     ) async throws -> Response {
         let options = try await ProductFormOptions.load(req: req, store: store, values: values)
-        let media = MediaService(db: req.db, services: req.atelier)
+        let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let rows = try await Media.query(on: req.db).filter(\.$id ~~ photoIDs).all()
         let photos = photoIDs.enumerated().compactMap { index, id -> PhotoRow? in
             guard let row = rows.first(where: { $0.id == id }) else { return nil }

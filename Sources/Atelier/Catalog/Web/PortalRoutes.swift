@@ -80,7 +80,7 @@ enum PortalRoutes {
         let page = try PageRequest(limit: 30, cursor: req.query[String.self, at: "cursor"])
         let catalog = ProductCatalog(db: req.db)
         let products = try await catalog.storeProducts(store.requireID(), status: tab, page: page)
-        let cards = try await PublicCatalogPages.productCards(products.items, req: req, media: MediaService(db: req.db, services: req.atelier))
+        let cards = try await PublicCatalogPages.productCards(products.items, req: req, media: MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media))
         let inactive = try await Product.query(on: req.db).filter(\.$store.$id == store.requireID()).filter(\.$status == "inactive").count()
         return try await req.renderPage("catalog/portal-products", ProductsPage(
             page: PageContext(req, title: "\(store.name) · products"), store: nav, tab: tab.rawValue, products: cards,
@@ -90,7 +90,7 @@ enum PortalRoutes {
     static func setStatus(_ req: Request, _ status: Product.Status) async throws -> Response {
         let (store, nav) = try await managedStore(req, section: "products")
         let product = try await managedProduct(req, in: store)
-        _ = try await ProductService(db: req.db, services: req.atelier).setStatus(product, to: status)
+        _ = try await ProductService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mediaLibrary: req.atelier.media).setStatus(product, to: status)
         Flash.set("success", status == .active ? "\(product.title) is live." : "\(product.title) is hidden from shoppers.", on: req)
         let back = status == .active ? "inactive" : "active"
         return req.redirect(to: "/portal/stores/\(nav.id)/products?tab=\(back)")
@@ -105,7 +105,7 @@ enum PortalRoutes {
     static func confirmDelete(_ req: Request) async throws -> View {
         let (store, nav) = try await managedStore(req, section: "products")
         let product = try await managedProduct(req, in: store)
-        let card = try await PublicCatalogPages.productCards([product], req: req, media: MediaService(db: req.db, services: req.atelier))
+        let card = try await PublicCatalogPages.productCards([product], req: req, media: MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media))
         return try await req.renderPage("catalog/portal-delete", DeletePage(page: PageContext(req, title: "Delete \(product.title)"), store: nav, product: card[0]))
     }
 
@@ -113,7 +113,7 @@ enum PortalRoutes {
         let (store, nav) = try await managedStore(req, section: "products")
         let product = try await managedProduct(req, in: store)
         let tab = product.status
-        try await ProductService(db: req.db, services: req.atelier).delete(product)
+        try await ProductService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mediaLibrary: req.atelier.media).delete(product)
         Flash.set("success", "\(product.title) was deleted.", on: req)
         return req.redirect(to: "/portal/stores/\(nav.id)/products?tab=\(tab)")
     }

@@ -64,7 +64,7 @@ enum PortalStorePages {
             let entry = store.openingHours.first { $0.weekday == day }
             return HoursRow(weekday: day, day: PublicCatalogPages.weekdays[day - 1], opens: entry?.opens ?? "", closes: entry?.closes ?? "")
         }
-        let info = try await PublicCatalogPages.storeInfo(store, media: MediaService(db: req.db, services: req.atelier))
+        let info = try await PublicCatalogPages.storeInfo(store, media: MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media))
         return try await req.renderPage("catalog/portal-profile", ProfilePage(
             page: PageContext(req, title: "\(store.name) · profile"), store: nav, values: values, errors: [:], formError: nil, hours: hours,
             logo: info.logo, cover: info.cover))
@@ -99,7 +99,7 @@ enum PortalStorePages {
         for (field, file) in [("logo", form.logo), ("cover", form.cover)] {
             guard let file, file.data.readableBytes > 0 else { continue }
             do {
-                let media = try await MediaService(db: req.db, services: req.atelier).ingest(
+                let media = try await MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).ingest(
                     .init(uploaderID: try user.requireID(), claimed: ImageFormat.claimed(mediaType: file.contentType?.description, filename: file.filename),
                           edits: .init(), visibility: .public),
                     body: HTTPBody(Array(file.data.readableBytesView)))
@@ -114,7 +114,7 @@ enum PortalStorePages {
                 name: form.name, about: form.about, phone: form.phone, email: form.email, website: form.website, street: form.street,
                 postalCode: form.postalCode, city: form.city, location: (lat!, lng!), timeZone: form.timeZone, openingHours: hours,
                 logoID: logoID, coverID: coverID)
-            _ = try await StoreService(db: req.db, services: req.atelier).update(store, with: update, by: user)
+            _ = try await StoreService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mailOutbox: req.atelier.mailOutbox, mediaLibrary: req.atelier.media).update(store, with: update, by: user)
             Flash.set("success", "The store profile is saved.", on: req)
             return req.redirect(to: "/portal/stores/\(nav.id)/profile")
         } catch let problem as Problem where problem.status.code < 500 {
@@ -123,7 +123,7 @@ enum PortalStorePages {
                 fields["hours"] = message
             }
             if let location = fields["location"] { fields["lat"] = location }
-            let info = try await PublicCatalogPages.storeInfo(store, media: MediaService(db: req.db, services: req.atelier))
+            let info = try await PublicCatalogPages.storeInfo(store, media: MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media))
             return try await req.renderPage("catalog/portal-profile", ProfilePage(
                 page: PageContext(req, title: "\(store.name) · profile"), store: nav, values: values, errors: fields,
                 formError: "Check the fields marked below.", hours: rows, logo: info.logo, cover: info.cover))
@@ -135,7 +135,7 @@ enum PortalStorePages {
         let (store, nav) = try await PortalRoutes.managedStore(req, section: "products")
         let name = (try? req.content.get(String.self, at: "name")) ?? ""
         do {
-            let brand = try await BrandService(db: req.db, services: req.atelier)
+            let brand = try await BrandService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mediaLibrary: req.atelier.media)
                 .create(name: name, logoID: nil, status: .proposed, proposedBy: store.requireID(), by: try req.requireWebUser())
             Flash.set("success", "\(brand.name) can be used by \(store.name) now, and by everyone once an admin approves it.", on: req)
         } catch let problem as Problem where problem.status.code < 500 {
@@ -169,7 +169,7 @@ enum PortalStorePages {
         _ req: Request, store: Store, nav: PortalRoutes.StoreNav, values: [String: String] = [:], errors: [String: String] = [:],
         status: HTTPStatus = .ok
     ) async throws -> Response {
-        let entries = try await StaffService(db: req.db, services: req.atelier).list(store)
+        let entries = try await StaffService(db: req.db, core: req.core, mailOutbox: req.atelier.mailOutbox).list(store)
         let members = entries.map { Member(id: $0.id.idString, name: $0.displayName ?? $0.email, email: $0.email, role: $0.role.rawValue, pending: $0.pending) }
         return try await req.renderPage("catalog/portal-staff", StaffPage(
             page: PageContext(req, title: "\(store.name) · staff"), store: nav, members: members, values: values, errors: errors))
@@ -185,7 +185,7 @@ enum PortalStorePages {
         let (store, nav) = try await PortalRoutes.managedStore(req, section: "staff", ownerOnly: true)
         let form = try req.content.decode(InviteForm.self)
         do {
-            let entry = try await StaffService(db: req.db, services: req.atelier).invite(
+            let entry = try await StaffService(db: req.db, core: req.core, mailOutbox: req.atelier.mailOutbox).invite(
                 email: form.email ?? "", role: form.role == "owner" ? .owner : .staff, to: store, by: try req.requireWebUser())
             Flash.set("success", entry.pending ? "Invitation sent to \(entry.email)." : "\(entry.email) was added.", on: req)
             return req.redirect(to: "/portal/stores/\(nav.id)/staff")
@@ -200,7 +200,7 @@ enum PortalStorePages {
         let (store, nav) = try await PortalRoutes.managedStore(req, section: "staff", ownerOnly: true)
         guard let id = req.parameters.get("memberID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("member") }
         do {
-            try await StaffService(db: req.db, services: req.atelier).remove(id, from: store)
+            try await StaffService(db: req.db, core: req.core, mailOutbox: req.atelier.mailOutbox).remove(id, from: store)
             Flash.set("success", "Removed.", on: req)
         } catch let problem as Problem where problem.status == .conflict {
             Flash.set("error", problem.detail ?? problem.title, on: req)

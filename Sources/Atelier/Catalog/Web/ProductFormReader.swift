@@ -94,7 +94,7 @@ struct ProductFormOptions {
     var styles: [PortalProductForm.Option]
 
     static func load(req: Request, store: Store, values: [String: String]) async throws -> ProductFormOptions {
-        let tree = try await CategoryService(db: req.db, services: req.atelier).tree()
+        let tree = try await CategoryService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, mediaLibrary: req.atelier.media).tree()
         // The values may be what the browser posted, in either case.
         func chosen(_ field: String) -> UUID? { values[field].flatMap(UUID.init(uuidString:)) }
         var categories: [PortalProductForm.Option] = []

@@ -36,14 +36,14 @@ enum StoreApplicationPages {
         admin.get("store-applications", use: adminPage)
         admin.post("store-applications", ":id", "approve") { req in
             try await AdminActions.act(req, back: "/admin/store-applications") { admin in
-                let (_, store) = try await StoreApplicationService(db: req.db, services: req.atelier).approve(try AdminActions.id(req), by: admin)
+                let (_, store) = try await StoreApplicationService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, live: req.atelier.live, mailOutbox: req.atelier.mailOutbox, mediaLibrary: req.atelier.media).approve(try AdminActions.id(req), by: admin)
                 return "\(store.name) is open; its applicant owns it."
             }
         }
         admin.post("store-applications", ":id", "decline") { req in
             try await AdminActions.act(req, back: "/admin/store-applications") { admin in
                 let reason = (try? req.content.get(String.self, at: "reason")) ?? ""
-                let application = try await StoreApplicationService(db: req.db, services: req.atelier)
+                let application = try await StoreApplicationService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, live: req.atelier.live, mailOutbox: req.atelier.mailOutbox, mediaLibrary: req.atelier.media)
                     .decline(try AdminActions.id(req), reason: reason, by: admin)
                 return "The application for \(application.name) is declined."
             }
@@ -52,7 +52,7 @@ enum StoreApplicationPages {
 
     static func applyPage(_ req: Request, status: HTTPStatus = .ok, values: [String: String] = [:], errors: [String: String] = [:]) async throws -> Response {
         let user = try req.requireWebUser()
-        let mine = try await StoreApplicationService(db: req.db, services: req.atelier).mine(user.requireID())
+        let mine = try await StoreApplicationService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, live: req.atelier.live, mailOutbox: req.atelier.mailOutbox, mediaLibrary: req.atelier.media).mine(user.requireID())
         return try await req.renderPage("catalog/open-a-store", ApplyPage(
             page: PageContext(req, title: "Open a store"), mine: mine.map { row($0, applicant: nil) }, values: values, errors: errors
         )).encodeResponse(status: status, for: req)
@@ -79,7 +79,7 @@ enum StoreApplicationPages {
             guard let lat = form.lat.flatMap(Double.init), let lng = form.lng.flatMap(Double.init) else {
                 throw Problem.invalid("location", "needs the latitude and longitude of the shop, as numbers")
             }
-            _ = try await StoreApplicationService(db: req.db, services: req.atelier).apply(.init(
+            _ = try await StoreApplicationService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, live: req.atelier.live, mailOutbox: req.atelier.mailOutbox, mediaLibrary: req.atelier.media).apply(.init(
                 name: form.name ?? "", street: form.street ?? "", postalCode: form.postalCode ?? "", city: form.city ?? "",
                 lat: lat, lng: lng, about: form.about ?? ""), by: user)
             Flash.set("success", "Thank you. Your application is with the admins; you will hear from them in your inbox.", on: req)
@@ -92,7 +92,7 @@ enum StoreApplicationPages {
     }
 
     static func adminPage(_ req: Request) async throws -> View {
-        let service = StoreApplicationService(db: req.db, services: req.atelier)
+        let service = StoreApplicationService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges, catalogIndexing: req.atelier.catalogIndexing, live: req.atelier.live, mailOutbox: req.atelier.mailOutbox, mediaLibrary: req.atelier.media)
         let pending = try await service.list(status: .pending, page: PageRequest(limit: 100, cursor: nil)).items
         let decided = try await service.list(status: nil, page: PageRequest(limit: 100, cursor: nil)).items.filter { $0.status != "pending" }
         let applicants = Dictionary(

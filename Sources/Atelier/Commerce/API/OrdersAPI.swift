@@ -17,7 +17,7 @@ extension APIHandler {
         let checkout = try CheckoutRequest(
             fulfilment: Order.Fulfilment(rawValue: body.fulfilment.rawValue)!, payment: Order.Payment(rawValue: body.paymentMethod.rawValue)!,
             discountCode: body.discountCode, address: address)
-        let orders = try await CheckoutService(db: req.db, services: services).checkout(checkout, by: user)
+        let orders = try await CheckoutService(db: req.db, core: services.core, live: services.live, mailOutbox: services.mailOutbox, payments: services.payments).checkout(checkout, by: user)
         return .created(.init(body: .json(.init(orders: try await CommerceMapping.orders(orders, withCustomers: false, payment: services.config.stripe, on: req.db)))))
     }
 
@@ -25,7 +25,7 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
-        let orders = try await OrderService(db: req.db, services: services).orders(of: user, page: page)
+        let orders = try await OrderService(db: req.db, core: services.core, live: services.live).orders(of: user, page: page)
         let items = try await CommerceMapping.orders(orders.items, withCustomers: false, payment: services.config.stripe, on: req.db)
         return .ok(.init(body: .json(.init(items: items, nextCursor: orders.nextCursor))))
     }
@@ -33,7 +33,7 @@ extension APIHandler {
     func getOrder(_ input: Operations.GetOrder.Input) async throws -> Operations.GetOrder.Output {
         let req = try request()
         let user = try await req.requireCaller().user
-        let order = try await OrderService(db: req.db, services: services).visibleOrder(input.path.orderId, to: user)
+        let order = try await OrderService(db: req.db, core: services.core, live: services.live).visibleOrder(input.path.orderId, to: user)
         let mine = order.userID == user.id
         let body = try await CommerceMapping.orders([order], withCustomers: !mine, payment: mine ? services.config.stripe : nil, on: req.db)[0]
         return .ok(.init(body: .json(body)))
@@ -42,7 +42,7 @@ extension APIHandler {
     func cancelOrder(_ input: Operations.CancelOrder.Input) async throws -> Operations.CancelOrder.Output {
         let req = try request()
         let user = try await req.requireCaller().user
-        let orders = OrderService(db: req.db, services: services)
+        let orders = OrderService(db: req.db, core: services.core, live: services.live)
         let order = try await orders.visibleOrder(input.path.orderId, to: user)
         guard order.userID == user.id else { throw Problem.notFound("order") }
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
@@ -54,7 +54,7 @@ extension APIHandler {
     func reorder(_ input: Operations.Reorder.Input) async throws -> Operations.Reorder.Output {
         let req = try request()
         let user = try await req.requireCaller().user
-        let order = try await OrderService(db: req.db, services: services).visibleOrder(input.path.orderId, to: user)
+        let order = try await OrderService(db: req.db, core: services.core, live: services.live).visibleOrder(input.path.orderId, to: user)
         guard order.userID == user.id else { throw Problem.notFound("order") }
         let contents = try await CartService(db: req.db, core: services.core).reorder(order, for: user)
         return .ok(.init(body: .json(CommerceMapping.cart(contents))))
@@ -63,13 +63,13 @@ extension APIHandler {
     func startOrderPayment(_ input: Operations.StartOrderPayment.Input) async throws -> Operations.StartOrderPayment.Output {
         let req = try request()
         let user = try await req.requireCaller().user
-        let order = try await OrderService(db: req.db, services: services).visibleOrder(input.path.orderId, to: user)
+        let order = try await OrderService(db: req.db, core: services.core, live: services.live).visibleOrder(input.path.orderId, to: user)
         guard order.userID == user.id else { throw Problem.notFound("order") }
         guard order.state == .pendingPayment, let provider = services.payments else {
             throw Problem.conflict("Order \(order.number) is not waiting for a card payment.")
         }
         // An unreachable provider is a 503 with Retry-After (`TemporaryFailure`).
-        let intent = try await CardPayments(db: req.db, services: services, provider: provider).intent(for: order)
+        let intent = try await CardPayments(db: req.db, core: services.core, live: services.live, provider: provider).intent(for: order)
         return .ok(.init(body: .json(.init(
             provider: .stripe, clientSecret: intent.clientSecret, publishableKey: services.config.stripe.publishableKey, payBefore: order.holdUntil))))
     }

@@ -11,7 +11,7 @@ enum PaymentWebhookRoute {
             let payload = req.body.data.map { Data(buffer: $0) } ?? Data()
             let event = try provider.verifyWebhook(
                 payload: payload, signature: req.headers.first(name: "Stripe-Signature"), now: req.atelier.clock.now())
-            try await CardPayments(db: req.db, services: req.atelier, provider: provider).handle(event)
+            try await CardPayments(db: req.db, core: req.core, live: req.atelier.live, provider: provider).handle(event)
             return Response(status: .ok, headers: ["Content-Type": "application/json"], body: .init(string: #"{"received":true}"#))
         }
     }

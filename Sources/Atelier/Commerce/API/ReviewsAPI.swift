@@ -11,7 +11,7 @@ extension APIHandler {
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
         let productID = try PathID.parse(input.path.productId, "product")
         let product = try await ProductCatalog(db: req.db).visibleProduct(productID, to: viewer)
-        let reviews = try await ReviewService(db: req.db, services: services).reviews(of: productID, viewer: viewer?.id, page: page)
+        let reviews = try await ReviewService(db: req.db, core: services.core, catalogChanges: services.catalogChanges).reviews(of: productID, viewer: viewer?.id, page: page)
         return .ok(.init(body: .json(.init(
             items: try await reviewBodies(reviews.items, req.db), nextCursor: reviews.nextCursor,
             rating: .init(average: product.reviewCount > 0 ? Double(product.ratingSum) / Double(product.reviewCount) : 0, count: product.reviewCount)))))
@@ -22,7 +22,7 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         let product = try await ProductCatalog(db: req.db).visibleProductRef(try PathID.parse(input.path.productId, "product"), to: user)
-        let review = try await ReviewService(db: req.db, services: services).write(stars: body.stars, text: body.text ?? "", on: product, by: user)
+        let review = try await ReviewService(db: req.db, core: services.core, catalogChanges: services.catalogChanges).write(stars: body.stars, text: body.text ?? "", on: product, by: user)
         return .ok(.init(body: .json(try await reviewBodies([review], req.db)[0])))
     }
 
@@ -30,7 +30,7 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         let product = try await ProductCatalog(db: req.db).visibleProductRef(try PathID.parse(input.path.productId, "product"), to: user)
-        try await ReviewService(db: req.db, services: services).delete(on: product, by: user)
+        try await ReviewService(db: req.db, core: services.core, catalogChanges: services.catalogChanges).delete(on: product, by: user)
         return .noContent(.init())
     }
 
@@ -39,7 +39,7 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         let store = try await StoreAccess(db: req.db).managedStore(input.path.storeId, by: user)
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let review = try await ReviewService(db: req.db, services: services).reply(input.path.reviewId, text: body.text, in: store)
+        let review = try await ReviewService(db: req.db, core: services.core, catalogChanges: services.catalogChanges).reply(input.path.reviewId, text: body.text, in: store)
         return .ok(.init(body: .json(try await reviewBodies([review], req.db)[0])))
     }
 
@@ -58,7 +58,7 @@ extension APIHandler {
         let users = try await User.query(on: db).filter(\.$id ~~ reviews.map(\.userID)).all()
         let authors = Dictionary(uniqueKeysWithValues: users.map { ($0.id!, $0) })
         let viewerID = try await request().optionalCaller()?.user.id
-        let avatars = try await PeopleDirectory(db: db, services: services).avatars(of: users, viewer: viewerID)
+        let avatars = try await PeopleDirectory(db: db, core: services.core, mediaLibrary: services.media).avatars(of: users, viewer: viewerID)
         return reviews.map { review in
             let author = authors[review.userID]
             return .init(

@@ -8,7 +8,7 @@ extension APIHandler {
     func listStoreOrders(_ input: Operations.ListStoreOrders.Input) async throws -> Operations.ListStoreOrders.Output {
         let (req, _, store) = try await managedCommerceStore(input.path.storeId)
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
-        let orders = OrderService(db: req.db, services: services)
+        let orders = OrderService(db: req.db, core: services.core, live: services.live)
         let found = try await orders.orders(of: store, queue: input.query.queue?.rawValue, page: page)
         let counts = try await orders.queueCounts(of: store)
         return .ok(.init(body: .json(.init(
@@ -22,7 +22,7 @@ extension APIHandler {
         guard let id = UUID(uuidString: input.path.orderId), let order = try await Order.find(id, on: req.db), order.storeID == store.id else {
             throw Problem.notFound("order")
         }
-        let moved = try await OrderService(db: req.db, services: services).transition(
+        let moved = try await OrderService(db: req.db, core: services.core, live: services.live).transition(
             id, to: Order.Status(rawValue: body.to.rawValue)!, by: .staff(user.requireID()), reason: body.reason,
             idChecked: body.idChecked ?? false)
         return .ok(.init(body: .json(try await CommerceMapping.orders([moved], withCustomers: true, on: req.db)[0])))
@@ -30,7 +30,7 @@ extension APIHandler {
 
     func getCommerceSettings(_ input: Operations.GetCommerceSettings.Input) async throws -> Operations.GetCommerceSettings.Output {
         let (req, _, store) = try await managedCommerceStore(input.path.storeId)
-        let settings = try await CommerceSettingsService(db: req.db, services: services).settings(of: store)
+        let settings = try await CommerceSettingsService(db: req.db, core: services.core, catalogChanges: services.catalogChanges).settings(of: store)
         return .ok(.init(body: .json(CommerceMapping.settings(settings, currency: try await storeCurrency(store, req.db)))))
     }
 
@@ -49,7 +49,7 @@ extension APIHandler {
             restrictedCategoryIDs: b.restrictedCategoryIds ?? [], requireIDCheck: b.requireIdCheck ?? false, signInToBrowse: b.signInToBrowse,
             deliveryPostcodes: b.deliveryPostcodes ?? [], pricesIncludeVAT: b.pricesIncludeVat ?? true, vatRatePercent: b.vatRate ?? 0,
             categoryVATRates: (b.categoryVatRates ?? []).map { ($0.categoryId, $0.rate) })
-        let settings = try await CommerceSettingsService(db: req.db, services: services).update(store, with: draft)
+        let settings = try await CommerceSettingsService(db: req.db, core: services.core, catalogChanges: services.catalogChanges).update(store, with: draft)
         return .ok(.init(body: .json(CommerceMapping.settings(settings, currency: b.minimumOrder.currency.uppercased()))))
     }
 

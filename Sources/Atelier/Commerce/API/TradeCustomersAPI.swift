@@ -10,7 +10,7 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         let store = try await tradeStore(input.path.storeId, req.db)
-        let row = try await TradeCustomerService(db: req.db, services: services)
+        let row = try await TradeCustomerService(db: req.db, core: services.core, catalogChanges: services.catalogChanges)
             .apply(to: store, by: user, companyName: body.companyName, vatNumber: body.vatNumber)
         return .ok(.init(body: .json(tradeAccount(row, store: store, user: nil))))
     }
@@ -19,7 +19,7 @@ extension APIHandler {
         let req = try request()
         let user = try await req.requireCaller().user
         let store = try await StoreAccess(db: req.db).managedStore(input.path.storeId, by: user)
-        let rows = try await TradeCustomerService(db: req.db, services: services)
+        let rows = try await TradeCustomerService(db: req.db, core: services.core, catalogChanges: services.catalogChanges)
             .list(of: store, status: input.query.status.flatMap { TradeCustomer.Status(rawValue: $0.rawValue) })
         return .ok(.init(body: .json(rows.map { tradeAccount($0.0, store: store, user: $0.1) })))
     }
@@ -29,7 +29,7 @@ extension APIHandler {
         let staff = try await req.requireCaller().user
         let store = try await StoreAccess(db: req.db).managedStore(input.path.storeId, by: staff)
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
-        let row = try await TradeCustomerService(db: req.db, services: services)
+        let row = try await TradeCustomerService(db: req.db, core: services.core, catalogChanges: services.catalogChanges)
             .decide(input.path.userId, in: store, approve: body.approve, by: staff)
         return .ok(.init(body: .json(tradeAccount(row, store: store, user: try await User.find(row.userID, on: req.db)))))
     }
@@ -37,7 +37,7 @@ extension APIHandler {
     func listMyTradeAccounts(_ input: Operations.ListMyTradeAccounts.Input) async throws -> Operations.ListMyTradeAccounts.Output {
         let req = try request()
         let user = try await req.requireCaller().user
-        let rows = try await TradeCustomerService(db: req.db, services: services).accounts(of: user)
+        let rows = try await TradeCustomerService(db: req.db, core: services.core, catalogChanges: services.catalogChanges).accounts(of: user)
         return .ok(.init(body: .json(rows.map { tradeAccount($0.0, store: $0.1, user: nil) })))
     }
 
@@ -48,7 +48,7 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         guard let id = UUID(uuidString: input.path.productId), let product = try await Product.find(id, on: req.db), product.$store.id == store.id
         else { throw Problem.notFound("product") }
-        let updated = try await TradeCustomerService(db: req.db, services: services)
+        let updated = try await TradeCustomerService(db: req.db, core: services.core, catalogChanges: services.catalogChanges)
             .setTradeTerms(of: product, tradePriceMinor: body.tradePrice, caseSize: body.caseSize)
         return .ok(.init(body: .json(.init(tradePrice: updated.tradePriceMinor, caseSize: updated.caseSize))))
     }

@@ -41,7 +41,7 @@ struct CommerceDemoSeed {
         let db = app.db
         let services = app.atelier
         guard try await Store.query(on: db).filter(\.$slug == Self.wholesalerSlug).count() == 0 else { return 0 }
-        let settingsService = CommerceSettingsService(db: db, services: services)
+        let settingsService = CommerceSettingsService(db: db, core: services.core, catalogChanges: services.catalogChanges)
 
         // Fashion: the first three stores take orders; the first has a welcome code.
         let fashion = try await Store.query(on: db).filter(\.$membersOnly == false).sort(\.$createdAt).limit(3).all()
@@ -57,10 +57,10 @@ struct CommerceDemoSeed {
         // The wholesaler, its owner and its approved trade customer (a bar).
         let owner = try await demoAccount(Self.ownerEmail, name: "Erik Berg")
         let bar = try await demoAccount(Self.barEmail, name: "Bar Nova")
-        let store = try await StoreService(db: db, services: services).create(.init(
+        let store = try await StoreService(db: db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mailOutbox: services.mailOutbox, mediaLibrary: services.media).create(.init(
             name: "Hamnens Dryckesgrossist", slug: Self.wholesalerSlug, street: "Skeppsbron 4", postalCode: "411 21", city: "Gothenburg",
             lat: 57.7034, lng: 11.9590, ownerEmail: owner.email, timeZone: "Europe/Stockholm"))
-        let categories = CategoryService(db: db, services: services)
+        let categories = CategoryService(db: db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media)
         let root = try await categories.create(name: "Drinks", gender: "unisex", parentID: nil)
         var leaves: [String: Category] = [:]
         for name in ["Wine", "Beer", "Spirits", "Soft drinks"] {
@@ -70,7 +70,7 @@ struct CommerceDemoSeed {
         _ = try await settingsService.update(store, with: Self.settings(orderingEnabled: true, membersOnly: true, legalAge: 18, restricted: restricted))
 
         var photos = DemoPhotos(app: app)
-        let trade = TradeCustomerService(db: db, services: services)
+        let trade = TradeCustomerService(db: db, core: services.core, catalogChanges: services.catalogChanges)
         for (index, drink) in Self.drinks.enumerated() {
             let draft = ProductDraft(
                 title: drink.title, description: "\(drink.size), sold to the trade in cases of \(drink.caseSize).", brandID: nil,
@@ -78,7 +78,7 @@ struct CommerceDemoSeed {
                 colors: [drink.color], colorName: "", fabric: "", styles: [],
                 variants: [.init(size: drink.size, color: nil, stock: drink.caseSize * 20, sku: "HDG-\(1000 + index)")],
                 photoIDs: [try await photos.photo(color: drink.color, shape: 3, uploader: owner)], status: .active)
-            let product = try await ProductService(db: db, services: services).create(in: store, draft: draft, by: owner)
+            let product = try await ProductService(db: db, core: services.core, catalogChanges: services.catalogChanges, catalogIndexing: services.catalogIndexing, mediaLibrary: services.media).create(in: store, draft: draft, by: owner)
             _ = try await trade.setTradeTerms(of: product, tradePriceMinor: drink.tradePriceMinor, caseSize: drink.caseSize)
             if let variant = try await ProductVariant.query(on: db).filter(\.$product.$id == product.requireID()).first() {
                 _ = try await VariantStockService(db: db, core: services.core).update(
@@ -93,7 +93,7 @@ struct CommerceDemoSeed {
 
     private func demoAccount(_ email: String, name: String) async throws -> User {
         if let user = try await User.query(on: app.db).filter(\.$email == email).first() { return user }
-        let (user, _) = try await AccountService(db: app.db, services: app.atelier).signUp(
+        let (user, _) = try await AccountService(db: app.db, core: app.core, accountParts: app.atelier.accountParts, mailOutbox: app.atelier.mailOutbox).signUp(
             .init(email: email, password: password, displayName: name, timeZone: "Europe/Stockholm"), clientAddress: "seed")
         user.homeCity = "Gothenburg"
         user.birthDate = "1985-05-01"

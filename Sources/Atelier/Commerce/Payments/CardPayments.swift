@@ -6,7 +6,8 @@ import SQLKit
 /// Card orders: their payment intents, and what the provider's webhooks do to them.
 struct CardPayments {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
     let provider: any PaymentProvider
 
     /// The order's payment intent, made once: the provider's idempotency key is the order's id,
@@ -16,7 +17,7 @@ struct CardPayments {
         let orderID = try order.requireID()
         let intent = try await provider.createIntent(
             amountMinor: order.totalMinor, currency: order.currency, orderID: orderID, idempotencyKey: "order-\(orderID.idString)")
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await Order.query(on: tx).filter(\.$id == orderID)
                 .set(\.$paymentIntentID, to: intent.id).set(\.$paymentClientSecret, to: intent.clientSecret).update()
         }
@@ -54,8 +55,8 @@ struct CardPayments {
     /// Applies a verified event once: the event id is recorded in the same transaction as the
     /// order's move, so a redelivered event finds it and changes nothing.
     func handle(_ event: PaymentEvent) async throws {
-        let now = services.clock.now()
-        let customer: UUID? = try await services.writeTransaction(on: db) { tx in
+        let now = core.clock.now()
+        let customer: UUID? = try await core.writeTransaction(on: db) { tx in
             let fresh = try await tx.sql.raw("""
                 INSERT INTO payment_events (event_id, received_at) VALUES (\(bind: event.id), \(bind: now))
                 ON CONFLICT (event_id) DO NOTHING RETURNING event_id
@@ -82,6 +83,6 @@ struct CardPayments {
             }
             return order.userID
         }
-        if let customer { await InboxService.announce(.orderUpdated, to: customer, by: nil, live: services.live) }
+        if let customer { await InboxService.announce(.orderUpdated, to: customer, by: nil, live: live) }
     }
 }

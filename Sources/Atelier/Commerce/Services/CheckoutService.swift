@@ -10,17 +10,20 @@ import SQLKit
 /// `Idempotency-Key` the API requires.
 struct CheckoutService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
+    let mailOutbox: MailOutbox
+    let payments: (any PaymentProvider)?
 
     /// How long an unpaid card order keeps its stock.
     static let paymentWindow: TimeInterval = 30 * 60
 
     func checkout(_ typed: CheckoutRequest, by user: User) async throws -> [Order] {
-        let now = services.clock.now()
+        let now = core.clock.now()
         let userID = try user.requireID()
         let request = try await placingAddress(of: typed, for: userID)
-        let result = try await services.writeTransaction(on: db) { tx in
-            let cart = try await CartService(db: tx, core: services.core).cart(of: .user(userID), on: tx)
+        let result = try await core.writeTransaction(on: db) { tx in
+            let cart = try await CartService(db: tx, core: core).cart(of: .user(userID), on: tx)
             if let cartID = cart?.id {
                 // Locks the cart first (PostgreSQL holds the row until commit): a second checkout of the same
                 // cart (a double click, another key) waits here and then finds it empty, so it never orders twice.
@@ -35,7 +38,7 @@ struct CheckoutService {
             try checkOneCurrencyPerStore(contents)
             for group in contents.groups { try checkOptions(request, for: group) }
             try await checkAges(contents, user: user, now: now, on: tx)
-            let discount = try await DiscountService(db: tx, core: services.core).applicable(request.discountCode, in: contents, now: now)
+            let discount = try await DiscountService(db: tx, core: core).applicable(request.discountCode, in: contents, now: now)
             for group in contents.groups {
                 let subtotal = group.subtotalMinor - (discount?.storeID == group.store.id ? discount!.amountMinor : 0)
                 if let minimum = group.settings?.minimumOrderMinor, subtotal < minimum {
@@ -54,11 +57,11 @@ struct CheckoutService {
                     group, request: request, userID: userID, checkoutID: checkoutID,
                     discount: discount?.storeID == group.store.id ? discount : nil)
                 if let discount, discount.storeID == group.store.id {
-                    try await DiscountService(db: tx, core: services.core).redeem(discount, by: userID, order: order)
+                    try await DiscountService(db: tx, core: core).redeem(discount, by: userID, order: order)
                 }
                 if let email = user.email {
-                    try await services.mailOutbox.enqueue(
-                        OrderReceiptMail.mail(for: order, lines: group.lines, store: group.store, to: email, baseURL: services.config.publicBaseURL),
+                    try await mailOutbox.enqueue(
+                        OrderReceiptMail.mail(for: order, lines: group.lines, store: group.store, to: email, baseURL: core.config.publicBaseURL),
                         on: tx)
                 }
                 orders.append(order)
@@ -67,13 +70,13 @@ struct CheckoutService {
             let staff = try await LowStockAlerts.record(alerts, on: tx, now: now)
             return (orders, staff)
         }
-        await InboxService.announce(.orderUpdated, to: userID, by: nil, live: services.live)
-        for member in result.1 { await InboxService.announce(.lowStock, to: member, by: nil, live: services.live) }
-        if request.payment == .card, let provider = services.payments {
+        await InboxService.announce(.orderUpdated, to: userID, by: nil, live: live)
+        for member in result.1 { await InboxService.announce(.lowStock, to: member, by: nil, live: live) }
+        if request.payment == .card, let provider = payments {
             // After the commit: an order never waits on the provider inside a transaction. If the
             // provider is unreachable the order waits for payment anyway; the app asks again with
             // `POST /orders/{id}/payment`, and the hold expires if it is never paid.
-            let payments = CardPayments(db: db, services: services, provider: provider)
+            let payments = CardPayments(db: db, core: core, live: live, provider: provider)
             for order in result.0 {
                 do {
                     _ = try await payments.intent(for: order)
@@ -124,9 +127,9 @@ struct CheckoutService {
     /// network call. One it cannot place stays without them (`checkOptions` refuses it, naming it).
     private func placingAddress(of request: CheckoutRequest, for userID: UUID) async throws -> CheckoutRequest {
         guard request.fulfilment == .delivery, var address = request.address, address.lat == nil,
-            let url = services.config.geocoderURL
+            let url = core.config.geocoderURL
         else { return request }
-        let cart = try await CartService(db: db, core: services.core).cart(of: .user(userID), on: db)
+        let cart = try await CartService(db: db, core: core).cart(of: .user(userID), on: db)
         let contents = try await CartContents.load(cart?.id, on: db)
         guard contents.groups.contains(where: { $0.settings?.deliveryPostcodes.isEmpty ?? false }) else { return request }
         guard let point = try await Geocoder(baseURL: url).place(street: address.street, postalCode: address.postalCode, city: address.city)
@@ -182,7 +185,7 @@ struct CheckoutService {
         case .payAtStore:
             guard settings.payAtStore else { throw Problem.invalid("paymentMethod", "\(name) does not take payment in the shop") }
         case .card:
-            guard settings.payByCard, services.payments != nil else { throw Problem.invalid("paymentMethod", "\(name) does not take card payments") }
+            guard settings.payByCard, payments != nil else { throw Problem.invalid("paymentMethod", "\(name) does not take card payments") }
         case .invoice:
             guard group.tradeCustomer else { throw Problem.invalid("paymentMethod", "only approved trade customers of \(name) can pay by invoice") }
             guard settings.payByInvoice else { throw Problem.invalid("paymentMethod", "\(name) does not send invoices") }

@@ -4,7 +4,8 @@ import Foundation
 /// A store's commerce settings: read by its staff, changed by its owners.
 struct CommerceSettingsService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let catalogChanges: CatalogChanges
 
     struct Draft: Sendable {
         var orderingEnabled: Bool
@@ -52,7 +53,7 @@ struct CommerceSettingsService {
     func settings(of store: Store) async throws -> CommerceSettings {
         let storeID = try store.requireID()
         return try await CommerceSettings.query(on: db).filter(\.$storeID == storeID).first()
-            ?? .defaults(storeID: storeID, now: services.clock.now())
+            ?? .defaults(storeID: storeID, now: core.clock.now())
     }
 
     func update(_ store: Store, with draft: Draft) async throws -> CommerceSettings {
@@ -102,7 +103,7 @@ struct CommerceSettingsService {
             throw Problem.invalid("categoryVatRates", "names a category that does not exist")
         }
 
-        let now = services.clock.now()
+        let now = core.clock.now()
         let row = try await settings(of: store)
         row.orderingEnabled = draft.orderingEnabled
         row.reserveEnabled = draft.reserveEnabled
@@ -128,12 +129,12 @@ struct CommerceSettingsService {
         row.categoryVATRateList = categoryRates.map { "\($0.0.idString):\($0.1)" }.joined(separator: ",")
         row.updatedAt = now
         let storeID = try store.requireID()
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await row.save(on: tx)
             try await Store.query(on: tx).filter(\.$id == storeID).set(\.$membersOnly, to: draft.signInToBrowse).update()
         }
         // Signed-out answers kept in the caches may list the store's products.
-        await services.catalogChanged()
+        await catalogChanges.announce()
         return row
     }
 }

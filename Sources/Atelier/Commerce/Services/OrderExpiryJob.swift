@@ -8,7 +8,7 @@ struct OrderExpiryJob: JobKind {
     static let logger = Logger(label: "atelier.jobs")
 
     func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        let expired = try await OrderService(db: context.db, services: context.services).expireDue()
+        let expired = try await OrderService(db: context.db, core: context.core, live: context.parts.get(LiveUpdates.self)).expireDue()
         if expired > 0 { Self.logger.info("\(expired) orders expired: their holds passed.") }
     }
 }

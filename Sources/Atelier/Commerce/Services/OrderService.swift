@@ -7,7 +7,8 @@ import SQLKit
 /// stock effect that goes with it (release, handover) happens exactly once.
 struct OrderService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
 
     typealias Actor = OrderStateMachine.Actor
 
@@ -17,9 +18,9 @@ struct OrderService {
     func transition(
         _ orderID: UUID, to: Order.Status, by actor: Actor, reason: String? = nil, idChecked: Bool = false
     ) async throws -> Order {
-        let now = services.clock.now()
+        let now = core.clock.now()
         let trimmedReason = reason?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let (order, changed) = try await services.writeTransaction(on: db) { tx -> (Order, Bool) in
+        let (order, changed) = try await core.writeTransaction(on: db) { tx -> (Order, Bool) in
             guard let order = try await Order.find(orderID, on: tx) else { throw Problem.notFound("order") }
             let from = order.state
             if from == to { return (order, false) }
@@ -45,7 +46,7 @@ struct OrderService {
             }
         }
         if changed, let customerID = order.userID, customerID != actor.userID {
-            await InboxService.announce(.orderUpdated, to: customerID, by: actor.userID, live: services.live)
+            await InboxService.announce(.orderUpdated, to: customerID, by: actor.userID, live: live)
         }
         return order
     }
@@ -55,7 +56,7 @@ struct OrderService {
     /// conditional move, so an order expires (and its stock returns) once.
     @discardableResult
     func expireDue(limit: Int = 200) async throws -> Int {
-        let now = services.clock.now()
+        let now = core.clock.now()
         let due = try await Order.query(on: db).filter(\.$stockState == Order.StockState.held.rawValue)
             .filter(\.$holdUntil <= now).sort(\.$holdUntil).limit(limit).all()
         var expired = 0

@@ -34,7 +34,7 @@ struct ReservationExpiringJob: JobKind {
     static let name = "orders.reservation-expiring"
 
     func run(_ payload: Payload, context: JobContext) async throws {
-        let now = context.services.clock.now()
+        let now = context.core.clock.now()
         guard let order = try await Order.find(payload.orderID, on: context.db), let customerID = order.userID,
               let holdUntil = order.holdUntil, abs(holdUntil.timeIntervalSince(payload.holdUntil)) < 1, holdUntil > now,
               ReservationExpiryWarnings.open.map(\.rawValue).contains(order.status)
@@ -48,6 +48,6 @@ struct ReservationExpiringJob: JobKind {
                 message: .reservationExpiring(number: order.number, store: store, hours: hours),
                 link: "atelier://orders/\(path)", webPath: "/orders/\(path)", critical: true), on: tx, now: now)
         }
-        await InboxService.announce(.reservationExpiring, to: customerID, by: nil, live: context.services.live)
+        await InboxService.announce(.reservationExpiring, to: customerID, by: nil, live: context.parts.get(LiveUpdates.self))
     }
 }

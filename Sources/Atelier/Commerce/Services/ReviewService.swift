@@ -7,7 +7,8 @@ import SQLKit
 /// the average always matches the visible reviews.
 struct ReviewService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let catalogChanges: CatalogChanges
 
     static let maxText = 2000
 
@@ -19,8 +20,8 @@ struct ReviewService {
         if text.count > Self.maxText { errors.add("text", "must be at most \(Self.maxText) characters") }
         try errors.throwIfAny()
         let userID = try user.requireID()
-        let now = services.clock.now()
-        let review = try await services.writeTransaction(on: db) { tx in
+        let now = core.clock.now()
+        let review = try await core.writeTransaction(on: db) { tx in
             let verified = try await Self.hasCompletedOrder(userID, product.id, on: tx)
             if let review = try await Review.query(on: tx).filter(\.$productID == product.id).filter(\.$userID == userID).first() {
                 if review.hiddenAt == nil { try await Self.bump(product.id, count: 0, stars: stars - review.stars, on: tx) }
@@ -54,13 +55,13 @@ struct ReviewService {
             return review
         }
         // Ratings order the `top_rated` search sort.
-        await services.catalogChanged()
+        await catalogChanges.announce()
         return review
     }
 
     func delete(on product: ProductCatalog.ProductRef, by user: User) async throws {
         let userID = try user.requireID()
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             // What the delete removed decides the counters, so a hide racing it counts once.
             let deleted = try await tx.sql.raw("""
                 DELETE FROM \(ident: Review.schema) WHERE product_id = \(bind: product.id) AND user_id = \(bind: userID)
@@ -69,7 +70,7 @@ struct ReviewService {
             guard let deleted, try deleted.decode(column: "hidden_at", as: Date?.self) == nil else { return }
             try await Self.bump(product.id, count: -1, stars: -(try deleted.decode(column: "stars", as: Int.self)), on: tx)
         }
-        await services.catalogChanged()
+        await catalogChanges.announce()
     }
 
     /// The store answers a review of one of its products, once.
@@ -79,8 +80,8 @@ struct ReviewService {
         guard let id = UUID(uuidString: rawReviewID), let review = try await Review.find(id, on: db),
             let product = try await Product.find(review.productID, on: db), product.$store.id == store.id
         else { throw Problem.notFound("review") }
-        let now = services.clock.now()
-        let replied = try await services.writeTransaction(on: db) { tx in
+        let now = core.clock.now()
+        let replied = try await core.writeTransaction(on: db) { tx in
             try await tx.sql.raw("""
                 UPDATE \(ident: Review.schema) SET reply = \(bind: text), replied_at = \(bind: now) WHERE id = \(bind: id) AND reply IS NULL
                 RETURNING id

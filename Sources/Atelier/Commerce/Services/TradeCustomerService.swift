@@ -4,7 +4,8 @@ import Foundation
 /// Businesses apply to buy from a store at trade prices; the store's staff approve or decline.
 struct TradeCustomerService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let catalogChanges: CatalogChanges
 
     /// Applies (or applies again after a refusal); an approved or pending application stays as it is.
     func apply(to store: Store, by user: User, companyName: String, vatNumber: String?) async throws -> TradeCustomer {
@@ -14,8 +15,8 @@ struct TradeCustomerService {
         guard vat.count <= 40 else { throw Problem.invalid("vatNumber", "must be at most 40 characters") }
         let storeID = try store.requireID()
         let userID = try user.requireID()
-        let now = services.clock.now()
-        return try await services.writeTransaction(on: db) { tx in
+        let now = core.clock.now()
+        return try await core.writeTransaction(on: db) { tx in
             if let existing = try await TradeCustomer.query(on: tx).filter(\.$storeID == storeID).filter(\.$userID == userID).first() {
                 guard existing.status == TradeCustomer.Status.rejected.rawValue else { return existing }
                 existing.status = TradeCustomer.Status.pending.rawValue
@@ -52,9 +53,9 @@ struct TradeCustomerService {
             let row = try await TradeCustomer.query(on: db).filter(\.$storeID == store.requireID()).filter(\.$userID == userID).first()
         else { throw Problem.notFound("trade customer") }
         row.status = (approve ? TradeCustomer.Status.approved : .rejected).rawValue
-        row.decidedAt = services.clock.now()
+        row.decidedAt = core.clock.now()
         row.decidedBy = try staff.requireID()
-        try await services.writeTransaction(on: db) { tx in try await row.update(on: tx) }
+        try await core.writeTransaction(on: db) { tx in try await row.update(on: tx) }
         return row
     }
 
@@ -72,9 +73,9 @@ struct TradeCustomerService {
         try errors.throwIfAny()
         product.tradePriceMinor = tradePriceMinor
         product.caseSize = caseSize
-        product.updatedAt = services.clock.now()
-        try await services.writeTransaction(on: db) { tx in try await product.update(on: tx) }
-        await services.catalogChanged()
+        product.updatedAt = core.clock.now()
+        try await core.writeTransaction(on: db) { tx in try await product.update(on: tx) }
+        await catalogChanges.announce()
         return product
     }
 }

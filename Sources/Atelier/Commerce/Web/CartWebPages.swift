@@ -168,7 +168,7 @@ enum CartWebPages {
                         name: form.name ?? "", street: form.street ?? "", postalCode: form.postalCode ?? "", city: form.city ?? "",
                         phone: form.phone?.nilIfEmpty, lat: nil, lng: nil)
                     : nil)
-            let orders = try await CheckoutService(db: req.db, services: req.atelier).checkout(request, by: user)
+            let orders = try await CheckoutService(db: req.db, core: req.core, live: req.atelier.live, mailOutbox: req.atelier.mailOutbox, payments: req.atelier.payments).checkout(request, by: user)
             let target = orders.count == 1 ? "/orders/\(orders[0].id!.idString)" : "/orders"
             req.session.data[attemptKey] = target
             if orders.contains(where: { $0.state == .pendingPayment }) {

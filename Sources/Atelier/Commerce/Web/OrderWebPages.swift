@@ -145,7 +145,7 @@ enum OrderWebPages {
     static func list(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
         let page = try PageRequest(limit: 20, cursor: req.query[String.self, at: "cursor"])
-        let orders = try await OrderService(db: req.db, services: req.atelier).orders(of: user, page: page)
+        let orders = try await OrderService(db: req.db, core: req.core, live: req.atelier.live).orders(of: user, page: page)
         return try await req.renderPage("commerce/orders", ListContext(
             page: PageContext(req, title: "Your orders"), orders: try await cards(orders.items, withCustomers: false, on: req.db),
             moreURL: orders.nextCursor.map { "/orders?cursor=\($0)" }))
@@ -168,7 +168,7 @@ enum OrderWebPages {
         }
         do {
             let store = try await Store.find(order.storeID, on: req.db)
-            let url = try await CardPayments(db: req.db, services: req.atelier, provider: provider)
+            let url = try await CardPayments(db: req.db, core: req.core, live: req.atelier.live, provider: provider)
                 .hostedPayment(for: order, storeName: store?.name ?? "", publicBaseURL: req.atelier.config.publicBaseURL)
             return req.redirect(to: url.absoluteString)
         } catch let problem as Problem where problem.status.code < 500 {
@@ -183,7 +183,7 @@ enum OrderWebPages {
         let user = try req.requireWebUser()
         let order = try await ownOrder(req)
         do {
-            try await OrderService(db: req.db, services: req.atelier).transition(order.requireID(), to: .cancelled, by: .shopper(user.requireID()))
+            try await OrderService(db: req.db, core: req.core, live: req.atelier.live).transition(order.requireID(), to: .cancelled, by: .shopper(user.requireID()))
             Flash.set("success", "Order \(order.number) is cancelled.", on: req)
         } catch let problem as Problem where problem.status.code < 500 {
             Flash.set("error", "The store has confirmed this order already; ask them to cancel it.", on: req)
@@ -201,7 +201,7 @@ enum OrderWebPages {
 
     private static func ownOrder(_ req: Request) async throws -> Order {
         let user = try req.requireWebUser()
-        let order = try await OrderService(db: req.db, services: req.atelier).visibleOrder(req.parameters.get("orderID") ?? "", to: user)
+        let order = try await OrderService(db: req.db, core: req.core, live: req.atelier.live).visibleOrder(req.parameters.get("orderID") ?? "", to: user)
         guard order.userID == user.id else { throw Problem.notFound("order") }
         return order
     }

@@ -41,7 +41,7 @@ enum PortalOrderPages {
     static func queue(_ req: Request) async throws -> View {
         let (store, nav) = try await PortalRoutes.managedStore(req, section: "orders")
         let queue = req.query[String.self, at: "queue"].flatMap { ["new", "confirmed", "ready", "done"].contains($0) ? $0 : nil } ?? "new"
-        let service = OrderService(db: req.db, services: req.atelier)
+        let service = OrderService(db: req.db, core: req.core, live: req.atelier.live)
         let page = try PageRequest(limit: 30, cursor: req.query[String.self, at: "cursor"])
         let orders = try await service.orders(of: store, queue: queue, page: page)
         let counts = try await service.queueCounts(of: store)
@@ -67,7 +67,7 @@ enum PortalOrderPages {
             order.storeID == store.id, let to = Order.Status(rawValue: form.to ?? "")
         else { throw Problem.notFound("order") }
         do {
-            try await OrderService(db: req.db, services: req.atelier).transition(
+            try await OrderService(db: req.db, core: req.core, live: req.atelier.live).transition(
                 id, to: to, by: .staff(user.requireID()), reason: form.reason, idChecked: form.idChecked == "on" || form.idChecked == "true")
             Flash.set("success", "Order \(order.number): \(OrderWebPages.labels[to] ?? to.rawValue).", on: req)
         } catch let problem as Problem where problem.status.code < 500 {

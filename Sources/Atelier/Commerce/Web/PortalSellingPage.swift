@@ -33,11 +33,11 @@ enum PortalSellingPage {
 
     static func page(_ req: Request) async throws -> View {
         let (store, nav) = try await PortalRoutes.managedStore(req, section: "selling")
-        let s = try await CommerceSettingsService(db: req.db, services: req.atelier).settings(of: store)
+        let s = try await CommerceSettingsService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges).settings(of: store)
         let currency = try await CommerceSettingsService.currency(of: store, on: req.db)
         let rates = s.categoryVATRates
         let percent = VATBreakdown.percentText
-        let chips = try await PublicCatalogPages.storeCategories(store.requireID(), req: req, media: MediaService(db: req.db, services: req.atelier))
+        let chips = try await PublicCatalogPages.storeCategories(store.requireID(), req: req, media: MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media))
         let values = Values(
             orderingEnabled: s.orderingEnabled, reserveEnabled: s.reserveEnabled, pickupEnabled: s.pickupEnabled,
             deliveryEnabled: s.deliveryEnabled, payAtStore: s.payAtStore, payByCard: s.payByCard, payByInvoice: s.payByInvoice,
@@ -57,7 +57,7 @@ enum PortalSellingPage {
     static func save(_ req: Request) async throws -> Response {
         let (store, nav) = try await PortalRoutes.managedStore(req, section: "selling", ownerOnly: true)
         return try await req.formAction(redirectTo: "/portal/stores/\(nav.id)/selling") {
-            let current = try await CommerceSettingsService(db: req.db, services: req.atelier).settings(of: store)
+            let current = try await CommerceSettingsService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges).settings(of: store)
             let currency = try await CommerceSettingsService.currency(of: store, on: req.db)
             let digits = MoneyText.digits(currency)
             var errors = FieldErrors()
@@ -86,7 +86,7 @@ enum PortalSellingPage {
             let radius = Double(text("deliveryRadiusKm").replacingOccurrences(of: ",", with: ".")) ?? current.deliveryRadiusKm
             var categoryRates: [(categoryID: String, percent: Double)] = []
             for chip in try await PublicCatalogPages.storeCategories(
-                store.requireID(), req: req, media: MediaService(db: req.db, services: req.atelier))
+                store.requireID(), req: req, media: MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media))
             {
                 if let rate = percent("rate-\(chip.id)") { categoryRates.append((chip.id, rate)) }
             }
@@ -104,7 +104,7 @@ enum PortalSellingPage {
                     .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
                 pricesIncludeVAT: flag("pricesIncludeVat"), vatRatePercent: percent("vatRate") ?? 0, categoryVATRates: categoryRates)
             try errors.throwIfAny()
-            _ = try await CommerceSettingsService(db: req.db, services: req.atelier).update(store, with: draft)
+            _ = try await CommerceSettingsService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges).update(store, with: draft)
             return "Saved: how \(store.name) sells."
         }
     }

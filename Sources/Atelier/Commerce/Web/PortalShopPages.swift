@@ -120,7 +120,7 @@ enum PortalShopPages {
 
     static func trade(_ req: Request) async throws -> View {
         let (store, nav) = try await PortalRoutes.managedStore(req, section: "trade")
-        let rows = try await TradeCustomerService(db: req.db, services: req.atelier).list(of: store, status: nil).map { row, user in
+        let rows = try await TradeCustomerService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges).list(of: store, status: nil).map { row, user in
             TradeRow(
                 userID: row.userID.idString, company: row.companyName, vat: row.vatNumber,
                 person: "\(user.displayName)\(user.email.map { " · \($0)" } ?? "")", status: row.status)
@@ -132,7 +132,7 @@ enum PortalShopPages {
         let user = try req.requireWebUser()
         let (store, nav) = try await PortalRoutes.managedStore(req, section: "trade")
         let approve = (try? req.content.get(String.self, at: "decision")) == "approve"
-        _ = try await TradeCustomerService(db: req.db, services: req.atelier).decide(req.parameters.get("userID") ?? "", in: store, approve: approve, by: user)
+        _ = try await TradeCustomerService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges).decide(req.parameters.get("userID") ?? "", in: store, approve: approve, by: user)
         Flash.set("success", approve ? "Approved: they now see your trade prices." : "Declined.", on: req)
         return req.redirect(to: "/portal/stores/\(nav.id)/trade")
     }

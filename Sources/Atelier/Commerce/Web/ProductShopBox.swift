@@ -36,12 +36,12 @@ enum ProductShopBox {
         web.grouped(RequireWebUser()).post("products", ":productID", "review", use: writeReview)
     }
 
-    static func context(for view: ProductView, user: User?, on db: any Database, services: AtelierServices) async throws -> Context {
+    static func context(for view: ProductView, user: User?, on db: any Database, core: CoreServices, catalogChanges: CatalogChanges) async throws -> Context {
         let product = view.product
         let settings = try await CommerceSettings.query(on: db).filter(\.$storeID == view.store.requireID()).first()
         let access = StoreAccess(db: db)
         let trade = try await access.seesTradeTerms(of: view.store, user: user) && product.tradePriceMinor != nil
-        let reviews = try await ReviewService(db: db, services: services).reviews(of: product.id, viewer: user?.id, page: PageRequest(limit: 20, cursor: nil))
+        let reviews = try await ReviewService(db: db, core: core, catalogChanges: catalogChanges).reviews(of: product.id, viewer: user?.id, page: PageRequest(limit: 20, cursor: nil))
         let authors = Dictionary(uniqueKeysWithValues: try await User.query(on: db).filter(\.$id ~~ reviews.items.map(\.userID)).all().map { ($0.id!, $0) })
         var mine: Review?
         if let userID = user?.id {
@@ -67,7 +67,7 @@ enum ProductShopBox {
         guard let id = req.parameters.get("productID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("product") }
         let product = try await ProductCatalog(db: req.db).visibleProductRef(id, to: user)
         do {
-            _ = try await ReviewService(db: req.db, services: req.atelier).write(
+            _ = try await ReviewService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges).write(
                 stars: (try? req.content.get(Int.self, at: "stars")) ?? 0, text: (try? req.content.get(String.self, at: "text")) ?? "", on: product, by: user)
             Flash.set("success", "Thank you for your review.", on: req)
         } catch let problem as Problem where problem.status.code < 500 {

@@ -40,7 +40,7 @@ enum TradeApplicationPage {
         struct Form: Content { var companyName: String?; var vatNumber: String? }
         let form = try req.content.decode(Form.self)
         return try await req.formAction(redirectTo: "/trade/\(store.slug)") {
-            _ = try await TradeCustomerService(db: req.db, services: req.atelier)
+            _ = try await TradeCustomerService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges)
                 .apply(to: store, by: user, companyName: form.companyName ?? "", vatNumber: form.vatNumber)
             return "Sent. \(store.name) will let you know in your inbox."
         }
@@ -49,7 +49,7 @@ enum TradeApplicationPage {
     private static func tradeStore(_ req: Request) async throws -> (Store, CommerceSettings) {
         let slug = (req.parameters.get("slug") ?? "").lowercased()
         guard let store = try await Store.query(on: req.db).filter(\.$slug == slug).first(), store.isActive else { throw Problem.notFound("store") }
-        let settings = try await CommerceSettingsService(db: req.db, services: req.atelier).settings(of: store)
+        let settings = try await CommerceSettingsService(db: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges).settings(of: store)
         guard settings.orderingEnabled, settings.signInToBrowse || settings.payByInvoice else { throw Problem.notFound("store") }
         return (store, settings)
     }

@@ -74,7 +74,7 @@ extension APIHandler {
     /// Boards with their cover (the first photo of the most recently pinned product) and, for a
     /// signed-in caller, whether each is theirs.
     private func boardBodies(_ summaries: [BoardService.Summary], _ req: Request) async throws -> [Components.Schemas.Board] {
-        let mediaService = MediaService(db: req.db, services: services)
+        let mediaService = MediaService(db: req.db, core: services.core, mediaLibrary: services.media)
         let callerID = try await req.optionalCaller()?.user.id
         return summaries.map { summary in
             .init(

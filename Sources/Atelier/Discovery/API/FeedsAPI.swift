@@ -27,7 +27,7 @@ extension APIHandler {
         let visibility = try await req.storeVisibility(for: user)
         let (filters, page) = try await req.reading { db in
             let filters = try await FeedFilters.resolve(kind, for: user, overriding: overrides, preferences: services.shoppingPreferences, db: db)
-            let page = try await FeedService(db: db, services: services)
+            let page = try await FeedService(db: db, core: services.core)
                 .page(kind, for: user, filters: filters, asOf: asOf, cursor: cursor, limit: limit, visibility: visibility)
             return (filters, page)
         }

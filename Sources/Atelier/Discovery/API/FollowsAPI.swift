@@ -10,7 +10,7 @@ extension APIHandler {
         let user = try await req.requireCaller().user
         let (stores, brands) = try await FollowService(db: req.db, core: services.core).following(user)
         let searches = try await SavedSearchService(db: req.db, core: services.core).list(of: user)
-        let images = try await CatalogImages.load(stores: stores, brands: brands, media: MediaService(db: req.db, services: services))
+        let images = try await CatalogImages.load(stores: stores, brands: brands, media: MediaService(db: req.db, core: services.core, mediaLibrary: services.media))
         var brandBodies = brands.map { Components.Schemas.Brand($0, images: images) }
         try await addViewerState(to: &brandBodies, req)
         return .ok(.init(body: .json(.init(

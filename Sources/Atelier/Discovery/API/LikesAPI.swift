@@ -7,13 +7,13 @@ import Vapor
 extension APIHandler {
     func likeProduct(_ input: Operations.LikeProduct.Input) async throws -> Operations.LikeProduct.Output {
         let (req, user, product) = try await likeTarget(input.path.productId)
-        let count = try await LikeService(db: req.db, services: services).like(product, by: user.requireID())
+        let count = try await LikeService(db: req.db, core: services.core, likeWrites: services.likeWrites).like(product, by: user.requireID())
         return .ok(.init(body: .json(.init(liked: true, likeCount: count))))
     }
 
     func unlikeProduct(_ input: Operations.UnlikeProduct.Input) async throws -> Operations.UnlikeProduct.Output {
         let (req, user, product) = try await likeTarget(input.path.productId)
-        let count = try await LikeService(db: req.db, services: services).unlike(product, by: user.requireID())
+        let count = try await LikeService(db: req.db, core: services.core, likeWrites: services.likeWrites).unlike(product, by: user.requireID())
         return .ok(.init(body: .json(.init(liked: false, likeCount: count))))
     }
 
@@ -23,7 +23,7 @@ extension APIHandler {
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
         let visibility = try await req.storeVisibility(for: user)
         let likes = try await req.reading { db in
-            try await LikeService(db: db, services: services).lookbook(of: user, page: page, visibility: visibility)
+            try await LikeService(db: db, core: services.core, likeWrites: services.likeWrites).lookbook(of: user, page: page, visibility: visibility)
         }
         return .ok(.init(body: .json(.init(items: try await productCards(likes.items.map(\.product), req), nextCursor: likes.nextCursor))))
     }

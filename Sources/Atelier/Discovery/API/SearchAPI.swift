@@ -58,7 +58,7 @@ extension APIHandler {
         let visibility = try await req.storeVisibility(for: req.optionalCaller()?.user)
         let hits = try await StoreSearch(db: req.db, core: services.core, visibility: visibility)
             .search(.init(text: q.q, city: q.city, lat: q.lat, lng: q.lng, radiusKm: q.radiusKm, limit: q.limit))
-        let images = try await CatalogImages.load(stores: hits.map(\.store), media: MediaService(db: req.db, services: services))
+        let images = try await CatalogImages.load(stores: hits.map(\.store), media: MediaService(db: req.db, core: services.core, mediaLibrary: services.media))
         let stores = try await storeBodies(hits.map(\.store), images, req)
         return .ok(.init(body: .json(.init(items: zip(hits, stores).map {
             .init(store: $1, distanceMeters: $0.distanceMeters, openNow: $0.openNow)

@@ -35,7 +35,7 @@ extension APIHandler {
         Geo.check(lat: input.query.lat, lng: input.query.lng, into: &errors)
         try errors.throwIfAny()
         let route = try await WishlistService(db: req.db, core: services.core).route(for: user, fromLat: input.query.lat, lng: input.query.lng)
-        let images = try await CatalogImages.load(stores: route.stops.map(\.store), media: MediaService(db: req.db, services: services))
+        let images = try await CatalogImages.load(stores: route.stops.map(\.store), media: MediaService(db: req.db, core: services.core, mediaLibrary: services.media))
         var stops: [Components.Schemas.WishlistStop] = []
         for stop in route.stops {
             stops.append(.init(

@@ -118,6 +118,6 @@ struct DailyDigestJob: JobKind {
     static let lease: TimeInterval = 1800
 
     func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        try await DailyDigests(db: context.db, core: context.services.core).sendDue()
+        try await DailyDigests(db: context.db, core: context.core).sendDue()
     }
 }

@@ -9,7 +9,7 @@ struct FeedRedrawJob: JobKind {
     static let lease: TimeInterval = 1800
 
     func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        if let count = try await FeedSortKeyRedraw(db: context.db, core: context.services.core).runIfDue() {
+        if let count = try await FeedSortKeyRedraw(db: context.db, core: context.core).runIfDue() {
             Self.logger.info("Feed sort keys re-drawn for \(count) products.")
         }
     }

@@ -15,7 +15,7 @@ struct FeedService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     func page(
         _ kind: Kind, for user: User, filters: FeedFilters, asOf requestedAsOf: Date?, cursor rawCursor: String?, limit: Int?,
@@ -23,18 +23,18 @@ struct FeedService {
     ) async throws -> FeedPage {
         let page = try PageRequest(limit: limit, cursor: nil)
         let cursor = try rawCursor.map(FeedCursor.decode)
-        if let cursor, let redrawn = try await FeedSortKeyRedraw(db: db, core: services.core).latest(), redrawn > cursor.asOf {
+        if let cursor, let redrawn = try await FeedSortKeyRedraw(db: db, core: core).latest(), redrawn > cursor.asOf {
             throw Problem.conflict("The feed was reshuffled since this page was loaded; start again from the top.", field: "cursor")
         }
-        let now = services.clock.now()
+        let now = core.clock.now()
         let asOfMilliseconds = cursor?.asOfMilliseconds ?? FeedCursor.milliseconds(min(requestedAsOf ?? now, now))
         let asOf = Date(timeIntervalSince1970: Double(asOfMilliseconds) / 1000)
         let userID = try user.requireID()
 
-        let follows = FollowService(db: db, core: services.core)
+        let follows = FollowService(db: db, core: core)
         let storeIDs = try await follows.followedIDs(.store, by: userID)
         let brandIDs = try await follows.followedIDs(.brand, by: userID)
-        let savedSearches = try await SavedSearchService(db: db, core: services.core).feedConditions(for: userID)
+        let savedSearches = try await SavedSearchService(db: db, core: core).feedConditions(for: userID)
         if kind == .following, storeIDs.isEmpty, brandIDs.isEmpty, savedSearches.isEmpty {
             return FeedPage(items: [], nextCursor: nil, asOf: asOf)
         }

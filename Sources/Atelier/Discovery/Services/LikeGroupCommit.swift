@@ -30,14 +30,22 @@ final class LikeGroupCommit: Sendable {
     static let maxBatch = 256
 
     private let state = NIOLockedValueBox<(waiting: [Waiting], writing: Bool)>(([], false))
+    /// The clock, the SQLite writer and the write transaction; and the store counters a like bumps.
+    private let core: CoreServices
+    private let counters: CatalogCounters
+
+    init(core: CoreServices, counters: CatalogCounters) {
+        self.core = core
+        self.counters = counters
+    }
 
     /// How many changes wait for a batch now (tests).
     var waitingCount: Int { state.withLockedValue { $0.waiting.count } }
 
     /// Applies `change` in the next batch; returns the product's like count after that batch.
-    func apply(_ change: Change, on db: any Database, services: AtelierServices) async throws -> Int {
+    func apply(_ change: Change, on db: any Database) async throws -> Int {
         // Inside the caller's own transaction the like, and its store's day, must commit or roll back with it.
-        if db.inTransaction { return try await write([change], on: db, services: services, statsInTransaction: true)[0] }
+        if db.inTransaction { return try await write([change], on: db, statsInTransaction: true)[0] }
         let promise = db.eventLoop.makePromise(of: Int.self)
         let leads = state.withLockedValue { state -> Bool in
             state.waiting.append(Waiting(change: change, promise: promise))
@@ -45,25 +53,25 @@ final class LikeGroupCommit: Sendable {
             state.writing = true
             return true
         }
-        if leads { await writeNextBatch(on: db, services: services) }
+        if leads { await writeNextBatch(on: db) }
         return try await promise.futureResult.get()
     }
 
     /// Writes the waiting changes (this caller's among them) in one batch. Whatever arrived
     /// meanwhile is written by a task of its own, so that no caller waits for batches after its own.
-    private func writeNextBatch(on db: any Database, services: AtelierServices) async {
+    private func writeNextBatch(on db: any Database) async {
         let batch = state.withLockedValue { state -> [Waiting] in
             let batch = Self.batch(from: state.waiting)
             state.waiting.removeFirst(batch.count)
             return batch
         }
         do {
-            let counts = try await write(batch.map(\.change), on: db, services: services)
+            let counts = try await write(batch.map(\.change), on: db)
             for (waiting, count) in zip(batch, counts) { waiting.promise.succeed(count) }
         } catch {
             for waiting in batch {
                 do {
-                    waiting.promise.succeed(try await write([waiting.change], on: db, services: services)[0])
+                    waiting.promise.succeed(try await write([waiting.change], on: db)[0])
                 } catch {
                     waiting.promise.fail(error)
                 }
@@ -73,7 +81,7 @@ final class LikeGroupCommit: Sendable {
             if state.waiting.isEmpty { state.writing = false }
             return state.writing
         }
-        if more { Task { await self.writeNextBatch(on: db, services: services) } }
+        if more { Task { await self.writeNextBatch(on: db) } }
     }
 
     /// The longest run of waiting changes from the front, up to `maxBatch`, in which no shopper
@@ -99,13 +107,13 @@ final class LikeGroupCommit: Sendable {
     /// whole transaction is one trip to `SQLiteWriter`'s connection. The stores' daily counts move by
     /// the same changes, in memory after the commit, or in the transaction with `statsInTransaction`.
     /// Returns each change's product like count after the batch.
-    private func write(_ changes: [Change], on db: any Database, services: AtelierServices, statsInTransaction: Bool = false) async throws -> [Int] {
+    private func write(_ changes: [Change], on db: any Database, statsInTransaction: Bool = false) async throws -> [Int] {
         assert(!changes.isEmpty, "a batch has at least one change")
-        let now = services.clock.now()
+        let now = core.clock.now()
         let day = StatsDay.string(now)
         let statements = LikeBatchStatements(changes: changes, now: now)
         let deltas: [UUID: Int], counts: [UUID: Int]
-        if !statsInTransaction, let writer = services.sqliteWriter {
+        if !statsInTransaction, let writer = core.sqliteWriter {
             (deltas, counts) = try await writer.transaction(dialectOf: db.sql) { rows in
                 let deltas = try statements.deltas(inserted: statements.insert.map(rows) ?? [], deleted: statements.delete.map(rows) ?? [])
                 return (deltas, try LikeBatchStatements.counts(in: LikeBatchStatements.counting(deltas).flatMap(rows)))
@@ -113,7 +121,7 @@ final class LikeGroupCommit: Sendable {
         } else {
             // The first statement inserts or deletes like rows (there is at least one change), which takes
             // the write lock: nothing may read before them (see `writeTransaction`).
-            (deltas, counts) = try await services.writeTransaction(on: db, beginsWithWrite: true) { tx in
+            (deltas, counts) = try await core.writeTransaction(on: db, beginsWithWrite: true) { tx in
                 let sql = tx.sql
                 func rows(_ query: SQLQueryString?) async throws -> [any SQLRow] {
                     guard let query else { return [] }
@@ -131,7 +139,7 @@ final class LikeGroupCommit: Sendable {
             }
         }
         let storeDeltas = statements.storeDeltas(deltas)
-        if !statsInTransaction, !storeDeltas.isEmpty { await services.catalogCounters.addLikes(storeDeltas, day: day) }
+        if !statsInTransaction, !storeDeltas.isEmpty { await counters.addLikes(storeDeltas, day: day) }
         return changes.map { counts[$0.product.id] ?? 0 }
     }
 }

@@ -8,7 +8,8 @@ import SQLKit
 /// share one transaction (`LikeGroupCommit`).
 struct LikeService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let likeWrites: LikeGroupCommit
 
     /// Likes `product` (a no-op when already liked). Returns the product's like count afterwards.
     @discardableResult
@@ -18,7 +19,7 @@ struct LikeService {
 
     @discardableResult
     func like(_ product: ProductCatalog.ProductRef, by userID: UUID) async throws -> Int {
-        try await services.likeWrites.apply(.init(product: product, userID: userID, like: true), on: db, services: services)
+        try await likeWrites.apply(.init(product: product, userID: userID, like: true), on: db)
     }
 
     /// Takes a like back (a no-op when there is none). Returns the like count afterwards.
@@ -29,7 +30,7 @@ struct LikeService {
 
     @discardableResult
     func unlike(_ product: ProductCatalog.ProductRef, by userID: UUID) async throws -> Int {
-        try await services.likeWrites.apply(.init(product: product, userID: userID, like: false), on: db, services: services)
+        try await likeWrites.apply(.init(product: product, userID: userID, like: false), on: db)
     }
 
     /// The caller's liked products that they may still see (`visibility`: a trade customer's

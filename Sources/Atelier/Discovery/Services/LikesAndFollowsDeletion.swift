@@ -5,10 +5,10 @@ import SQLKit
 /// Discovery's part of an account's deletion (`AccountDeletion`): the likes and follows go, and the
 /// counters they counted come down with them; the catalogue's caches are cleared after the commit.
 enum LikesAndFollowsDeletion {
-    static func register(in parts: AccountParts, services: AtelierServices) {
-        parts.onDeletion { [unowned services] userID, tx, _ in
+    static func register(in parts: AccountParts, catalogChanges: CatalogChanges) {
+        parts.onDeletion { userID, tx, _ in
             try await removeLikesAndFollows(of: userID, on: tx.sql)
-            return .init(afterCommit: { [unowned services] _ in await services.catalogChanged() })
+            return .init(afterCommit: { _ in await catalogChanges.announce() })
         }
     }
 

@@ -44,7 +44,7 @@ enum BoardWebPages {
     }
 
     static func cards(_ summaries: [BoardService.Summary], req: Request) -> [BoardCard] {
-        let media = MediaService(db: req.db, services: req.atelier)
+        let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         return summaries.map { summary in
             BoardCard(
                 url: "/boards/\(summary.board.id!.idString)", name: summary.board.name, isPublic: summary.board.isPublic,
@@ -58,7 +58,7 @@ enum BoardWebPages {
         let board = try await service.readable(try boardID(req), by: user)
         let summary = try await service.summary(board)
         let page = try await service.items(of: board, page: PageRequest(limit: 24, cursor: req.query[String.self, at: "cursor"]))
-        let media = MediaService(db: req.db, services: req.atelier)
+        let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let productCards = try await PublicCatalogPages.productCards(page.items, req: req, media: media)
         let owner = try await User.find(board.userID, on: req.db)
         let id = board.id!.idString

@@ -52,7 +52,7 @@ enum BrandPages {
                 .run(searched, cursor: cursor, limit: pageSize, facets: false),
              try await carriers(of: brandID, on: db))
         }
-        let media = MediaService(db: req.db, services: req.atelier)
+        let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let logo: Media? = if let id = brand.logoMediaID { try await Media.find(id, on: req.db) } else { nil }
         var context = PageContext(req, title: brand.name)
         let base = req.atelier.config.publicBaseURL

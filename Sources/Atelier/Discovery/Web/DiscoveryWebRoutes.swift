@@ -48,7 +48,7 @@ enum DiscoveryWebRoutes {
                 try await TrendingProducts(db: db, now: now).near(lat: lat, lng: lng, radiusKm: Double(user.radiusKm), limit: 24)
             }
             cards = PublicCatalogPages.productCards(
-                cards: try await ProductCardReader(db: req.db).cards(ids: ranked.map(\.id)), media: MediaService(db: req.db, services: req.atelier))
+                cards: try await ProductCardReader(db: req.db).cards(ids: ranked.map(\.id)), media: MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media))
         }
         return try await req.renderPage("discovery/trending", TrendingPage(
             page: PageContext(req, title: "Trending near you"), products: cards, hasPlace: user.homeLat != nil, radiusKm: user.radiusKm))
@@ -77,7 +77,7 @@ enum DiscoveryWebRoutes {
             (filters, page) = try await req.reading { db in
                 let filters = try await FeedFilters.resolve(
                     kind, for: user, overriding: .init(preferences: preferences), preferences: req.atelier.shoppingPreferences, db: db)
-                return (filters, try await FeedService(db: db, services: req.atelier)
+                return (filters, try await FeedService(db: db, core: req.core)
                     .page(kind, for: user, filters: filters, asOf: nil, cursor: cursor, limit: 24, visibility: visibility))
             }
         } catch let problem as Problem where cursor != nil && problem.status == .conflict {
@@ -87,7 +87,7 @@ enum DiscoveryWebRoutes {
             top.queryItems = [URLQueryItem(name: "tab", value: tab)] + (preferences.map { [URLQueryItem(name: "preferences", value: $0 ? "true" : "false")] } ?? [])
             return req.redirect(to: top.string ?? "/feed")
         }
-        let cards = PublicCatalogPages.productCards(cards: page.items, media: MediaService(db: req.db, services: req.atelier))
+        let cards = PublicCatalogPages.productCards(cards: page.items, media: MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media))
         return try await req.renderPage("discovery/feed", FeedPage(
             page: PageContext(req, title: tab == "discover" ? "Discover" : "Following"), tab: tab, products: cards,
             nextCursor: page.nextCursor, filtersNote: describe(filters), shoppingPreferences: filters.shopping != nil,
@@ -98,9 +98,9 @@ enum DiscoveryWebRoutes {
     static func lookbookPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
         let page = try PageRequest(limit: 24, cursor: req.query[String.self, at: "cursor"])
-        let likes = try await LikeService(db: req.db, services: req.atelier)
+        let likes = try await LikeService(db: req.db, core: req.core, likeWrites: req.atelier.likeWrites)
             .lookbook(of: user, page: page, visibility: try await req.storeVisibility(for: user))
-        let cards = try await PublicCatalogPages.productCards(likes.items.map(\.product), req: req, media: MediaService(db: req.db, services: req.atelier))
+        let cards = try await PublicCatalogPages.productCards(likes.items.map(\.product), req: req, media: MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media))
         let boards = try await BoardService(db: req.db, core: req.core).boards(of: user.requireID())
         return try await req.renderPage("discovery/lookbook", LookbookPage(
             page: PageContext(req, title: "Your lookbook"), products: cards, nextCursor: likes.nextCursor,
@@ -112,7 +112,7 @@ enum DiscoveryWebRoutes {
         let user = try req.requireWebUser()
         guard let id = req.parameters.get("productID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("product") }
         let product = try await ProductCatalog(db: req.db).visibleProduct(id, to: user)
-        let likes = LikeService(db: req.db, services: req.atelier)
+        let likes = LikeService(db: req.db, core: req.core, likeWrites: req.atelier.likeWrites)
         if liked { try await likes.like(product, by: user) } else { try await likes.unlike(product, by: user) }
         Flash.set("success", liked ? "Saved to your lookbook." : "Taken out of your lookbook.", on: req)
         return req.redirect(to: "/products/\(id.idString)")

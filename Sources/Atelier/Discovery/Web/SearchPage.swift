@@ -74,7 +74,7 @@ enum SearchPage {
         let results = try await req.reading { db in
             try await ProductSearch(req, db: db, visibility: visibility).run(searched, cursor: cursor, limit: 24)
         }
-        let cards = PublicCatalogPages.productCards(cards: results.items, media: MediaService(db: req.db, services: req.atelier))
+        let cards = PublicCatalogPages.productCards(cards: results.items, media: MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media))
         func options(_ facets: [ProductSearch.Facet], selected: [String]) -> [Option] {
             var list = facets.map { Option(value: $0.value.lowercased(), label: $0.label, count: $0.count, checked: selected.contains($0.value.lowercased())) }
             for value in selected where !list.contains(where: { $0.value == value }) {

@@ -39,7 +39,7 @@ enum WishlistWebPage {
     static func page(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
         let service = WishlistService(db: req.db, core: req.core)
-        let media = MediaService(db: req.db, services: req.atelier)
+        let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let items = try await service.items(of: user, page: PageRequest(limit: 48, cursor: req.query[String.self, at: "cursor"]))
         let cards = try await PublicCatalogPages.productCards(items.items, req: req, media: media)
 

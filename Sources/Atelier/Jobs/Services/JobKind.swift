@@ -23,7 +23,9 @@ extension JobKind {
 /// What a running job can reach.
 struct JobContext: Sendable {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    /// The root's other parts, by type (`parts.get(LiveUpdates.self)`).
+    let parts: RootParts
     let jobID: UUID
     let leaseID: UUID
     /// 1 on the first run.
@@ -32,8 +34,8 @@ struct JobContext: Sendable {
     /// Runs `body` and marks the job done in one transaction; if the lease was lost meanwhile
     /// (another worker took the job), nothing of it is kept.
     func finish<T: Sendable>(_ body: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
-        let queue = JobQueue(db: db, services: services)
-        return try await services.writeTransaction(on: db) { tx in
+        let queue = JobQueue(db: db, core: core)
+        return try await core.writeTransaction(on: db) { tx in
             let result = try await body(tx)
             guard try await queue.markDone(jobID, lease: leaseID, on: tx) else { throw JobLeaseLost() }
             return result

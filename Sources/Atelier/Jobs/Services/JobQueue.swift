@@ -6,9 +6,9 @@ import SQLKit
 /// (or vanishes) with the change that needs it.
 struct JobQueue {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     struct Claimed: Sendable {
         var id: UUID
@@ -72,7 +72,7 @@ struct JobQueue {
         let leaseID = UUID()
         let longest = leases.values.max() ?? 120
         let skipLocked: SQLQueryString = db.sql.dialect.name == "postgresql" ? " FOR UPDATE SKIP LOCKED" : ""
-        let rows = try await services.writeTransaction(on: db) { tx in
+        let rows = try await core.writeTransaction(on: db) { tx in
             try await tx.sql.raw("""
                 UPDATE \(ident: Job.schema)
                 SET status = \(bind: Job.Status.running.rawValue), lease_id = \(bind: leaseID), lease_until = \(bind: now.addingTimeInterval(longest)),
@@ -104,14 +104,14 @@ struct JobQueue {
 
     /// Marks a claimed job done on `tx`; false when the lease is no longer this worker's.
     func markDone(_ id: UUID, lease: UUID, on tx: any Database) async throws -> Bool {
-        try await JobQueue(db: tx, services: services).settle(id, lease: lease, status: .done, runAt: nil, error: nil)
+        try await JobQueue(db: tx, core: core).settle(id, lease: lease, status: .done, runAt: nil, error: nil)
     }
 
     /// After a failed run: again at `retryAt`, or kept as failed.
     func markFailed(_ job: Claimed, error: String, retryAt: Date?) async throws {
         let status: Job.Status = retryAt == nil ? .failed : .queued
-        _ = try await services.writeTransaction(on: db) { tx in
-            try await JobQueue(db: tx, services: services).settle(job.id, lease: job.leaseID, status: status, runAt: retryAt, error: error)
+        _ = try await core.writeTransaction(on: db) { tx in
+            try await JobQueue(db: tx, core: core).settle(job.id, lease: job.leaseID, status: status, runAt: retryAt, error: error)
         }
     }
 

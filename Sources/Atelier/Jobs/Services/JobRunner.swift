@@ -27,35 +27,35 @@ struct JobRunner: Sendable {
 
     /// Runs jobs until none is due; returns how many ran (successfully or not).
     @discardableResult
-    func drain(db: any Database, services: AtelierServices) async throws -> Int {
-        let queue = JobQueue(db: db, services: services)
+    func drain(db: any Database, core: CoreServices, parts: RootParts) async throws -> Int {
+        let queue = JobQueue(db: db, core: core)
         var ran = 0
         let kinds = self.kinds
         while try await queue.anyDue(of: kinds) {
             let jobs = try await queue.claim(limit: batchSize, leases: handlers.mapValues(\.lease))
             if jobs.isEmpty { break }
             await withTaskGroup(of: Void.self) { group in
-                for job in jobs { group.addTask { await run(job, queue: queue, db: db, services: services) } }
+                for job in jobs { group.addTask { await run(job, queue: queue, db: db, core: core, parts: parts) } }
             }
             ran += jobs.count
         }
         return ran
     }
 
-    private func run(_ job: JobQueue.Claimed, queue: JobQueue, db: any Database, services: AtelierServices) async {
-        let context = JobContext(db: db, services: services, jobID: job.id, leaseID: job.leaseID, attempt: job.attempts)
+    private func run(_ job: JobQueue.Claimed, queue: JobQueue, db: any Database, core: CoreServices, parts: RootParts) async {
+        let context = JobContext(db: db, core: core, parts: parts, jobID: job.id, leaseID: job.leaseID, attempt: job.attempts)
         do {
             guard let handler = handlers[job.kind] else {
                 throw JobOutcome.fail(reason: "no worker knows the kind \(job.kind)")
             }
             try await handler.run(job.payload, context)
             // Done, unless the job already finished itself through `context.finish`.
-            _ = try await services.writeTransaction(on: db) { tx in try await queue.markDone(job.id, lease: job.leaseID, on: tx) }
+            _ = try await core.writeTransaction(on: db) { tx in try await queue.markDone(job.id, lease: job.leaseID, on: tx) }
             Jobs.counter(kind: job.kind, outcome: "done")
         } catch is JobLeaseLost {
             Self.logger.warning("A job's lease ran out before it finished; another worker has it.", metadata: ["kind": "\(job.kind)"])
         } catch {
-            let (reason, retryAt) = Self.next(after: error, job: job, now: services.clock.now())
+            let (reason, retryAt) = Self.next(after: error, job: job, now: core.clock.now())
             do {
                 try await queue.markFailed(job, error: reason, retryAt: retryAt)
             } catch {

@@ -25,7 +25,7 @@ extension APIHandler {
         let media = try await magazineMedia([article.article.leadMediaID].compactMap { $0 }, req)
         var body = Components.Schemas.MagazineArticle(article, media: media)
         // One article: with its average rating (and the caller's stars and bookmark when signed in).
-        let readers = MagazineReaders(db: req.db, services: services)
+        let readers = MagazineReaders(db: req.db, core: services.core)
         let callerID = try await req.optionalCaller()?.user.id
         body.rating = .init(try await readers.rating(of: article.article.requireID(), viewer: callerID))
         if let callerID {
@@ -43,7 +43,7 @@ extension APIHandler {
 
     func getMagazineChanges(_ input: Operations.GetMagazineChanges.Input) async throws -> Operations.GetMagazineChanges.Output {
         let (req, _, lang) = try magazine(input.query.lang)
-        let changes = try await MagazineChanges(db: req.db, services: services).changes(since: input.query.since, lang: lang)
+        let changes = try await MagazineChanges(db: req.db, core: services.core).changes(since: input.query.since, lang: lang)
         let mediaIDs = changes.issues.compactMap(\.issue.coverMediaID) + changes.issues.compactMap(\.pdfMediaID) + changes.articles.compactMap(\.article.leadMediaID)
             + changes.authors.compactMap(\.author.pictureMediaID)
         let media = try await magazineMedia(mediaIDs, req)
@@ -62,7 +62,7 @@ extension APIHandler {
     }
 
     func magazineMedia(_ ids: [UUID], _ req: Request) async throws -> MagazineMedia {
-        let service = MediaService(db: req.db, services: services)
+        let service = MediaService(db: req.db, core: services.core, mediaLibrary: services.media)
         guard !ids.isEmpty else { return MagazineMedia(byID: [:], service: service) }
         let rows = try await Media.query(on: req.db).filter(\.$id ~~ Set(ids)).all()
         return MagazineMedia(byID: Dictionary(rows.map { ($0.id!, $0) }, uniquingKeysWith: { a, _ in a }), service: service)
@@ -96,7 +96,7 @@ extension Components.Schemas.MagazineIssue {
         self.init(
             id: view.issue.id!.idString, number: view.issue.number, label: view.label, language: view.language,
             cover: media.image(view.issue.coverMediaID),
-            pdfUrl: view.pdfMediaID.flatMap { media.byID[$0] }.map { MagazinePDFs(db: media.service.db, services: media.service.services).url($0) },
+            pdfUrl: view.pdfMediaID.flatMap { media.byID[$0] }.map { MagazinePDFs(db: media.service.db, core: media.service.core, mediaLibrary: media.service.mediaLibrary).url($0) },
             publishedAt: view.issue.publishAt ?? view.issue.updatedAt,
             articles: withArticles ? view.articles.map { .init($0, media: media) } : nil)
     }

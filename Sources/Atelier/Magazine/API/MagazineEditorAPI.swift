@@ -80,7 +80,7 @@ extension APIHandler {
             data.append(contentsOf: chunk)
             if data.count > MagazinePDFs.maxBytes { break }
         }
-        try await MagazinePDFs(db: desk.req.db, services: services).attach(data, lang: input.path.lang, to: issue, uploaderID: desk.userID)
+        try await MagazinePDFs(db: desk.req.db, core: services.core, mediaLibrary: services.media).attach(data, lang: input.path.lang, to: issue, uploaderID: desk.userID)
         return .ok(.init(body: .json(try await desk.issueBody(issue, withArticles: true))))
     }
 
@@ -99,8 +99,9 @@ struct MagazineEditorDesk: Sendable {
     let userID: UUID
     let handler: APIHandler
 
-    var services: AtelierServices { handler.services }
-    var editor: MagazineEditor { MagazineEditor(db: req.db, services: services) }
+    var core: CoreServices { req.core }
+    var mediaLibrary: MediaLibrary { req.atelier.media }
+    var editor: MagazineEditor { MagazineEditor(db: req.db, core: core, mediaLibrary: mediaLibrary) }
 
     func issue(_ raw: String) async throws -> MagazineIssue {
         guard let issue = try await MagazineIssue.find(try PathID.parse(raw, "issue"), on: req.db) else { throw Problem.notFound("issue") }
@@ -119,8 +120,7 @@ struct MagazineEditorDesk: Sendable {
 
     /// Runs the edits in one transaction, as the portal's save does: bad input changes nothing.
     func edit<T: Sendable>(_ body: @escaping @Sendable (MagazineEditor) async throws -> T) async throws -> T {
-        let services = self.services
-        return try await services.writeTransaction(on: req.db) { tx in try await body(MagazineEditor(db: tx, services: services)) }
+        return try await core.writeTransaction(on: req.db) { tx in try await body(MagazineEditor(db: tx, core: core, mediaLibrary: mediaLibrary)) }
     }
 
     func media(_ ids: [UUID]) async throws -> MagazineMedia { try await handler.magazineMedia(ids, req) }
@@ -132,7 +132,7 @@ struct MagazineEditorDesk: Sendable {
         let ids = articles.map { $0.id! }
         let texts = ids.isEmpty ? [] : try await MagazineArticleText.query(on: req.db).filter(\.$articleID ~~ ids).all()
         let byArticle = Dictionary(grouping: texts, by: \.articleID)
-        let languages = MagazineLanguages(services.config.magazineLanguages)
+        let languages = MagazineLanguages(core.config.magazineLanguages)
         return .init(issue, media: media, articles: articles.map { article in
             let mine = byArticle[article.id!] ?? []
             let title = languages.pick(languages.default, available: mine.map(\.lang)).flatMap { lang in mine.first { $0.lang == lang }?.title }
@@ -155,7 +155,7 @@ struct MagazineEditorDesk: Sendable {
 
 extension Components.Schemas.MagazineEditorIssue {
     init(_ issue: MagazineIssue, media: MagazineMedia, articles: [Components.Schemas.MagazineEditorArticleSummary]? = nil) {
-        let pdfs = MagazinePDFs(db: media.service.db, services: media.service.services)
+        let pdfs = MagazinePDFs(db: media.service.db, core: media.service.core, mediaLibrary: media.service.mediaLibrary)
         self.init(
             id: issue.id!.idString, number: issue.number, labels: .init(additionalProperties: issue.labels),
             status: .init(rawValue: issue.status) ?? .draft, publishAt: issue.publishAt, coverId: issue.coverMediaID?.idString,

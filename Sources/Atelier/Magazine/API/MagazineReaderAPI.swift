@@ -30,7 +30,7 @@ extension APIHandler {
         let media = MagazineMedia(
             byID: Dictionary(try await Media.query(on: req.db).filter(\.$id ~~ views.compactMap(\.article.leadMediaID)).all().map { ($0.id!, $0) },
                              uniquingKeysWith: { a, _ in a }),
-            service: MediaService(db: req.db, services: services))
+            service: MediaService(db: req.db, core: services.core, mediaLibrary: services.media))
         return .ok(.init(body: .json(.init(items: views.map { .init($0, media: media) }, nextCursor: page.nextCursor))))
     }
 
@@ -96,12 +96,12 @@ extension APIHandler {
 
     private func magazineReader() async throws -> (MagazineReaders, User) {
         let (req, user) = try await socialCaller()
-        return (MagazineReaders(db: req.db, services: services), user)
+        return (MagazineReaders(db: req.db, core: services.core), user)
     }
 
     private func magazineCommentBodies(_ comments: [MagazineComment], viewer: User) async throws -> [Components.Schemas.MagazineComment] {
         let req = try request()
-        let people = try await PeopleDirectory(db: req.db, services: services).peopleByID(comments.map(\.authorID), viewer: viewer.requireID())
+        let people = try await PeopleDirectory(db: req.db, core: services.core, mediaLibrary: services.media).peopleByID(comments.map(\.authorID), viewer: viewer.requireID())
         return comments.compactMap { comment in
             people[comment.authorID].map {
                 .init(id: comment.id!.idString, articleId: comment.articleID.idString, author: .init($0),

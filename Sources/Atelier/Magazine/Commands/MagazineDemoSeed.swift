@@ -8,7 +8,7 @@ struct MagazineDemoSeed {
 
     func run() async throws -> Int {
         guard try await MagazineIssue.query(on: app.db).filter(\.$number == 1).count() == 0 else { return 0 }
-        let editor = MagazineEditor(db: app.db, services: app.atelier)
+        let editor = MagazineEditor(db: app.db, core: app.core, mediaLibrary: app.atelier.media)
         let ioana = try await editor.createAuthor(name: "Ioana Marin", bios: [
             "en": "Fashion editor in Bucharest; writes about second-hand and small labels.",
             "ro": "Editor de modă în București; scrie despre second-hand și branduri mici."])

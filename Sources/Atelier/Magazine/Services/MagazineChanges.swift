@@ -26,16 +26,16 @@ struct MagazineChanges {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
     func changes(since cursor: String?, lang: String) async throws -> ChangeSet {
         let since = try cursor.map(Self.decode)
-        let until = services.clock.now().addingTimeInterval(-Self.settle)
+        let until = core.clock.now().addingTimeInterval(-Self.settle)
         let query = MagazineChange.query(on: db).filter(\.$visibleAt < until)
         if let since { query.filter(\.$visibleAt >= since) }
         let rows = try await query.all()
-        let catalog = MagazineCatalog(db: db, core: services.core)
-        let now = services.clock.now()
+        let catalog = MagazineCatalog(db: db, core: core)
+        let now = core.clock.now()
         var ids: [MagazineChange.Entity: Set<UUID>] = [:]
         for row in rows {
             if let entity = MagazineChange.Entity(rawValue: row.entity) { ids[entity, default: []].insert(row.entityID) }

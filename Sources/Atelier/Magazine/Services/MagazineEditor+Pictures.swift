@@ -14,7 +14,7 @@ extension MagazineEditor {
         else { throw Problem.invalid(field, "is not a photo you uploaded") }
         if media.ownerType == nil {
             media.visibility = Media.Visibility.public.rawValue
-            try await MediaService(db: db, services: services).attach(media, ownerType: Self.pictureOwnerType, ownerID: ownerID)
+            try await MediaService(db: db, core: core, mediaLibrary: mediaLibrary).attach(media, ownerType: Self.pictureOwnerType, ownerID: ownerID)
         }
     }
 }

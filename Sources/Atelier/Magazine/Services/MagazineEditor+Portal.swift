@@ -30,8 +30,8 @@ extension MagazineEditor {
     }
 
     func updateIssue(_ issue: MagazineIssue, number: Int, labels: [String: String], coverMediaID: UUID?) async throws {
-        let portalNow = services.clock.now()
-        let languages = MagazineLanguages(services.config.magazineLanguages)
+        let portalNow = core.clock.now()
+        let languages = MagazineLanguages(core.config.magazineLanguages)
         let labels = labels.mapValues { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.value.isEmpty }
         var errors = FieldErrors()
         if number < 1 { errors.add("number", "must be 1 or more") }
@@ -46,7 +46,7 @@ extension MagazineEditor {
         let issueID = try issue.requireID()
         let when = Self.noticeTime(of: issue, now: portalNow)
         do {
-            try await services.writeTransaction(on: db) { tx in
+            try await core.writeTransaction(on: db) { tx in
                 try await issue.update(on: tx)
                 if let when { try await Self.log(.issue, issueID, at: when, on: tx) }
             }
@@ -57,7 +57,7 @@ extension MagazineEditor {
 
     func updateArticle(_ article: MagazineArticle, position: Int, authors: [UUID], completeArticle: Bool, webURL: String?,
                        leadMediaID: UUID?) async throws {
-        let portalNow = services.clock.now()
+        let portalNow = core.clock.now()
         let webURL = webURL?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         var errors = FieldErrors()
         if position < 0 || position > 10_000 { errors.add("position", "must be 0 to 10000") }
@@ -76,7 +76,7 @@ extension MagazineEditor {
         let articleID = try article.requireID()
         let issue = try await MagazineIssue.find(article.issueID, on: db)
         let when = issue.flatMap { Self.noticeTime(of: $0, now: portalNow) }
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await article.update(on: tx)
             try await MagazineArticleAuthor.query(on: tx).filter(\.$articleID == articleID).delete()
             var seen = Set<UUID>()
@@ -94,7 +94,7 @@ extension MagazineEditor {
 
     /// Publishing at a later time (the portal's and the API's "schedule"): the time must be ahead.
     func schedule(_ issue: MagazineIssue, at date: Date) async throws {
-        guard date > services.clock.now() else { throw Problem.invalid("publishAt", "must be in the future") }
+        guard date > core.clock.now() else { throw Problem.invalid("publishAt", "must be in the future") }
         try await publish(issue, at: date)
     }
 

@@ -14,10 +14,11 @@ struct MagazineEditor {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
 
-    private var now: Date { services.clock.now() }
-    private var languages: MagazineLanguages { MagazineLanguages(services.config.magazineLanguages) }
+    private var now: Date { core.clock.now() }
+    private var languages: MagazineLanguages { MagazineLanguages(core.config.magazineLanguages) }
 
     // MARK: Authors
 
@@ -43,7 +44,7 @@ struct MagazineEditor {
         author.pictureMediaID = pictureMediaID
         author.updatedAt = now
         let now = self.now
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await author.save(on: tx)
             try await Self.log(.author, author.id!, at: now, on: tx)
         }
@@ -87,7 +88,7 @@ struct MagazineEditor {
         issue.updatedAt = now
         let issueID = try issue.requireID()
         let languages = self.languages
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await issue.update(on: tx)
             if firstPublication, issue.issueStatus == .published { try await MagazineReaders.announce(issue, on: tx, languages: languages, now: now) }
             try await Self.log(.issue, issueID, at: publishAt, on: tx)
@@ -109,7 +110,7 @@ struct MagazineEditor {
         for issue in due {
             // Claimed by a conditional update: an editor's unpublish in between, or another
             // instance's job runner, wins, and nobody is told twice.
-            let claimed = try await services.writeTransaction(on: db) { tx -> Bool in
+            let claimed = try await core.writeTransaction(on: db) { tx -> Bool in
                 let rows = try await tx.sql.raw("""
                     UPDATE \(ident: MagazineIssue.schema) SET status = \(bind: MagazineIssue.Status.published.rawValue), updated_at = \(bind: now)
                     WHERE id = \(bind: issue.id!) AND status = \(bind: MagazineIssue.Status.scheduled.rawValue) RETURNING id
@@ -129,7 +130,7 @@ struct MagazineEditor {
         issue.status = MagazineIssue.Status.draft.rawValue
         issue.updatedAt = now
         let issueID = try issue.requireID()
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await issue.update(on: tx)
             try await Self.log(.issue, issueID, at: now, on: tx)
             for article in try await MagazineArticle.query(on: tx).filter(\.$issueID == issueID).all() {
@@ -157,7 +158,7 @@ struct MagazineEditor {
         article.updatedAt = now
         let known = try await MagazineAuthor.query(on: db).filter(\.$id ~~ authors).count()
         guard known == Set(authors).count else { throw Problem.invalid("authors", "names someone who is not an author") }
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await article.create(on: tx)
             for (position, authorID) in authors.enumerated() {
                 let link = MagazineArticleAuthor()
@@ -202,7 +203,7 @@ struct MagazineEditor {
         article.updatedAt = now
         let when = try await noticeTime(of: article)
         do {
-            try await services.writeTransaction(on: db) { tx in
+            try await core.writeTransaction(on: db) { tx in
                 try await row.save(on: tx)
                 try await article.update(on: tx)
                 if let when { try await Self.log(.article, articleID, at: when, on: tx) }
@@ -219,7 +220,7 @@ struct MagazineEditor {
         article.status = (published ? MagazineArticle.Status.published : .draft).rawValue
         article.updatedAt = now
         let when = try await noticeTime(of: article)
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await article.update(on: tx)
             if let when { try await Self.log(.article, article.id!, at: when, on: tx) }
         }

@@ -10,11 +10,12 @@ struct MagazinePDFs {
     static let mediaOwnerType = "magazine_pdf"
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
 
     func attach(_ data: Data, lang: String, to issue: MagazineIssue, uploaderID: UUID) async throws {
         var errors = FieldErrors()
-        try MagazineLanguages(services.config.magazineLanguages).check([lang], field: "lang", into: &errors)
+        try MagazineLanguages(core.config.magazineLanguages).check([lang], field: "lang", into: &errors)
         try errors.throwIfAny()
         guard data.count <= Self.maxBytes else {
             throw Problem(.payloadTooLarge, type: "https://atelier.dev/problems/upload-too-large", title: "Upload too large",
@@ -25,14 +26,14 @@ struct MagazinePDFs {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("atelier-pdf-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         // Up to 50 MB hashed and written: on the file worker, not a thread every request shares.
-        let hash = try await services.media.fileWorkers.run {
+        let hash = try await mediaLibrary.fileWorkers.run {
             try data.write(to: scratch)
             return Hex.lowercase(SHA256.hash(data: data))
         }
         let key = MediaKeys.original(hash: hash, format: "pdf")
-        try await services.media.store.put(key: key, file: scratch, contentType: "application/pdf")
+        try await mediaLibrary.store.put(key: key, file: scratch, contentType: "application/pdf")
 
-        let now = services.clock.now()
+        let now = core.clock.now()
         let media = Media()
         media.id = .v7(at: now)
         media.$uploader.id = uploaderID
@@ -55,17 +56,17 @@ struct MagazinePDFs {
         issue.pdfs = pdfs
         issue.updatedAt = now
         let notice = MagazineEditor.noticeTime(of: issue, now: now)
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await media.create(on: tx)
             try await issue.update(on: tx)
             if let notice { try await MagazineEditor.log(.issue, issue.id!, at: notice, on: tx) }
         }
-        if let previous { try await MediaService(db: db, services: services).delete(previous) }
+        if let previous { try await MediaService(db: db, core: core, mediaLibrary: mediaLibrary).delete(previous) }
     }
 
     /// The public URL of a stored PDF.
     func url(_ media: Media) -> String {
-        services.media.signer.publicURL(key: media.originalKey)
+        mediaLibrary.signer.publicURL(key: media.originalKey)
     }
 
     static func looksLikePDF(_ data: Data) -> Bool {

@@ -6,6 +6,6 @@ struct MagazinePublishingJob: JobKind {
     static let maxAttempts = 3
 
     func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        _ = try await MagazineEditor(db: context.db, services: context.services).publishDue()
+        _ = try await MagazineEditor(db: context.db, core: context.core, mediaLibrary: context.parts.get(MediaLibrary.self)).publishDue()
     }
 }

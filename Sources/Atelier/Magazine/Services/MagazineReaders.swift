@@ -14,9 +14,9 @@ struct MagazineReaders {
     static let maxComment = 1000
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     func visibleArticle(_ id: UUID) async throws -> MagazineArticle {
         guard let article = try await MagazineArticle.find(id, on: db), article.isPublished,
@@ -65,7 +65,7 @@ struct MagazineReaders {
         guard (1...5).contains(stars) else { throw Problem.invalid("stars", "must be 1 to 5") }
         let articleID = try article.requireID()
         let now = self.now
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             if let existing = try await MagazineRating.query(on: tx).filter(\.$userID == userID).filter(\.$articleID == articleID).first() {
                 existing.stars = stars
                 existing.updatedAt = now

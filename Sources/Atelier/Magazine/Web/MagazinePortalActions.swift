@@ -35,7 +35,7 @@ enum MagazinePortalActions {
         let upload = MediaService.Upload(
             uploaderID: try user.requireID(), claimed: ImageFormat.claimed(mediaType: file.contentType?.description, filename: file.filename),
             edits: ImageEdits(crop: nil, rotate: 0, whiteBackground: false), visibility: .public)
-        return try await MediaService(db: req.db, services: req.atelier).ingest(upload, body: HTTPBody(Array(file.data.readableBytesView)))
+        return try await MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).ingest(upload, body: HTTPBody(Array(file.data.readableBytesView)))
     }
 
     /// Runs `edit` in one transaction with the uploaded picture attached to `ownerID`; on failure
@@ -45,11 +45,11 @@ enum MagazinePortalActions {
         let picture = try await ingestPicture(req, name)
         do {
             try await req.atelier.writeTransaction(on: req.db) { tx in
-                try await edit(MagazineEditor(db: tx, services: req.atelier), picture?.id)
-                if let picture { try await MediaService(db: tx, services: req.atelier).attach(picture, ownerType: MagazineEditor.pictureOwnerType, ownerID: ownerID) }
+                try await edit(MagazineEditor(db: tx, core: req.core, mediaLibrary: req.atelier.media), picture?.id)
+                if let picture { try await MediaService(db: tx, core: req.core, mediaLibrary: req.atelier.media).attach(picture, ownerType: MagazineEditor.pictureOwnerType, ownerID: ownerID) }
             }
         } catch {
-            if let picture { try? await MediaService(db: req.db, services: req.atelier).delete(picture) }
+            if let picture { try? await MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).delete(picture) }
             throw error
         }
     }
@@ -73,7 +73,7 @@ enum MagazinePortalActions {
                 throw Problem.invalid("pdf", "is missing; choose the PDF file")
             }
             let lang = text(req, "lang")
-            try await MagazinePDFs(db: req.db, services: req.atelier)
+            try await MagazinePDFs(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
                 .attach(Data(file.data.readableBytesView), lang: lang, to: issue, uploaderID: try req.requireWebUser().requireID())
             return "PDF edition (\(lang)) saved."
         }

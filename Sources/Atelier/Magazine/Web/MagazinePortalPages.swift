@@ -157,7 +157,7 @@ enum MagazinePortalPages {
         let languages = languages(req)
         let media = try await pictures([issue.coverMediaID].compactMap { $0 } + Array(issue.pdfs.values), req)
         let zone = LocalDay.zone(try req.requireWebUser().timeZone)
-        let pdfs = MagazinePDFs(db: req.db, services: req.atelier)
+        let pdfs = MagazinePDFs(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let row = row(issue, req: req)
         return try await req.renderPage("magazine/portal-issue", IssuePage(
             page: PageContext(req, title: "\(row.label) · Magazine portal"),
@@ -223,7 +223,7 @@ enum MagazinePortalPages {
 
     // MARK: Shared
 
-    static func editor(_ req: Request) -> MagazineEditor { MagazineEditor(db: req.db, services: req.atelier) }
+    static func editor(_ req: Request) -> MagazineEditor { MagazineEditor(db: req.db, core: req.core, mediaLibrary: req.atelier.media) }
 
     static func languages(_ req: Request) -> MagazineLanguages { MagazineLanguages(req.atelier.config.magazineLanguages) }
 
@@ -274,7 +274,7 @@ enum MagazinePortalPages {
     }
 
     static func pictures(_ ids: [UUID], _ req: Request) async throws -> MagazineMedia {
-        let service = MediaService(db: req.db, services: req.atelier)
+        let service = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let rows = ids.isEmpty ? [] : try await Media.query(on: req.db).filter(\.$id ~~ Set(ids)).all()
         return MagazineMedia(byID: Dictionary(rows.map { ($0.id!, $0) }, uniquingKeysWith: { a, _ in a }), service: service)
     }

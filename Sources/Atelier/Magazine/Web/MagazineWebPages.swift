@@ -121,7 +121,7 @@ enum MagazineWebPages {
     }
 
     private static func pictures(_ ids: [UUID], _ req: Request) async throws -> MagazineMedia {
-        let service = MediaService(db: req.db, services: req.atelier)
+        let service = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let rows = ids.isEmpty ? [] : try await Media.query(on: req.db).filter(\.$id ~~ Set(ids)).all()
         return MagazineMedia(byID: Dictionary(rows.map { ($0.id!, $0) }, uniquingKeysWith: { a, _ in a }), service: service)
     }
@@ -136,7 +136,7 @@ enum MagazineWebPages {
             id: id, url: "/magazine/issues/\(id)?lang=\(lang)", number: view.issue.number, label: view.label,
             cover: WebImage(view.issue.coverMediaID.flatMap { media.byID[$0] }, alt: view.label, service: media.service),
             published: view.issue.publishAt.map(formatter.string(from:)) ?? "",
-            pdfURL: view.pdfMediaID.flatMap { media.byID[$0] }.map { MagazinePDFs(db: req.db, services: req.atelier).url($0) })
+            pdfURL: view.pdfMediaID.flatMap { media.byID[$0] }.map { MagazinePDFs(db: req.db, core: req.core, mediaLibrary: req.atelier.media).url($0) })
     }
 
     private static func card(_ view: MagazineCatalog.ArticleView, lang: String, media: MagazineMedia) -> ArticleCard {

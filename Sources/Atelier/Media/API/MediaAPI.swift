@@ -14,7 +14,7 @@ extension APIHandler {
         var upload = MediaService.Upload(
             uploaderID: try caller.user.requireID(), claimed: nil, edits: edits,
             visibility: input.query.visibility == ._public ? .public : .private)
-        let service = MediaService(db: req.db, services: services)
+        let service = MediaService(db: req.db, core: services.core, mediaLibrary: services.media)
         let media: Media
         switch input.body {
         case .jpeg(let body):
@@ -44,7 +44,7 @@ extension APIHandler {
         let req = try request()
         let caller = try await req.requireCaller()
         let id = try MediaParameters.id(input.path.mediaId)
-        let service = MediaService(db: req.db, services: services)
+        let service = MediaService(db: req.db, core: services.core, mediaLibrary: services.media)
         let media = try await service.visible(id, to: caller.user.id)
         return .ok(.init(body: .json(.init(media, service: service))))
     }
@@ -53,7 +53,7 @@ extension APIHandler {
         let req = try request()
         let caller = try await req.requireCaller()
         let id = try MediaParameters.id(input.path.mediaId)
-        let service = MediaService(db: req.db, services: services)
+        let service = MediaService(db: req.db, core: services.core, mediaLibrary: services.media)
         let media = try await service.visible(id, to: caller.user.id)
         guard media.$uploader.id == (try caller.user.requireID()) else { throw Problem.notFound("media") }
         guard media.ownerType == nil else {

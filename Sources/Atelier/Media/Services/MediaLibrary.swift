@@ -12,6 +12,9 @@ final class MediaLibrary: Sendable {
     /// One thread for the backup's and the account export's zips and hashes, which can take minutes.
     let fileWorkers = WorkerThreads(threads: 1)
     let objectLocks = MediaObjectLocks()
+    /// Who may see a private medium of another domain's entity, and which owners' media is shared
+    /// (the owning domains register).
+    let owners = MediaOwnerAccess()
     /// `DATA_DIR/uploads/<process>`: uploads stream here before processing; the folders of
     /// processes that died are removed at start.
     let scratch: ProcessScratchFolder

@@ -13,10 +13,11 @@ struct MediaService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
 
-    private var library: MediaLibrary { services.media }
-    private var now: Date { services.clock.now() }
+    private var library: MediaLibrary { mediaLibrary }
+    private var now: Date { core.clock.now() }
 
     /// Streams `body` to a scratch file (refusing past the size limit), processes it off the
     /// event loop, stores the files and then the row.
@@ -110,7 +111,7 @@ struct MediaService {
     func visible(_ id: UUID, to userID: UUID?) async throws -> Media {
         guard let media = try await Media.find(id, on: db) else { throw Problem.notFound("media") }
         if media.visibility == Media.Visibility.public.rawValue || (userID != nil && media.$uploader.id == userID) { return media }
-        if let userID, try await services.mediaOwners.allows(ownerType: media.ownerType, ownerID: media.ownerID, viewer: userID, on: db) {
+        if let userID, try await mediaLibrary.owners.allows(ownerType: media.ownerType, ownerID: media.ownerID, viewer: userID, on: db) {
             return media
         }
         throw Problem.notFound("media")

@@ -6,21 +6,21 @@ import SQLKit
 /// transaction and their files after the commit. Media owned by a store or the magazine (the owner types
 /// registered as shared with `MediaOwnerAccess.registerShared`) stays and only loses its uploader.
 enum PersonalMediaDeletion {
-    static func register(in parts: AccountParts, services: AtelierServices) {
-        parts.onDeletion { [unowned services] userID, tx, _ in
-            let media = try await personalMedia(of: userID, sharedOwners: services.mediaOwners.sharedOwnerTypes, on: tx)
-            return deletion(of: media, services: services)
+    static func register(in parts: AccountParts, core: CoreServices, mediaLibrary: MediaLibrary) {
+        parts.onDeletion { userID, tx, _ in
+            let media = try await personalMedia(of: userID, sharedOwners: mediaLibrary.owners.sharedOwnerTypes, on: tx)
+            return deletion(of: media, core: core, mediaLibrary: mediaLibrary)
         }
     }
 
     /// The rows go once the account's row has (posts and photos that referenced them went with it),
     /// their files after the commit.
-    static func deletion(of media: [Media], services: AtelierServices) -> AccountParts.DeletionSteps {
+    static func deletion(of media: [Media], core: CoreServices, mediaLibrary: MediaLibrary) -> AccountParts.DeletionSteps {
         guard !media.isEmpty else { return .none }
         return .init(
             onceAccountRowIsGone: { tx in try await Media.query(on: tx).filter(\.$id ~~ media.map { $0.id! }).delete() },
-            afterCommit: { [unowned services] db in
-                let service = MediaService(db: db, services: services)
+            afterCommit: { db in
+                let service = MediaService(db: db, core: core, mediaLibrary: mediaLibrary)
                 for row in media { try await service.removeFilesOfDeletedRow(row) }
             })
     }

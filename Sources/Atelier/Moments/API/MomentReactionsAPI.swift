@@ -8,7 +8,7 @@ extension APIHandler {
         let (req, user) = try await socialCaller()
         let (moment, _) = try await visibleMoment(input.path.momentId, to: user, req)
         let summary = try await MomentFaves(db: req.db, core: services.core).fave(moment.id!, in: moment.id!, by: user.requireID())
-        await MomentLive(services: services).favesChanged(target: moment.id!, momentID: moment.id!, count: summary.count)
+        await MomentLive(core: services.core, live: services.live).favesChanged(target: moment.id!, momentID: moment.id!, count: summary.count)
         return .ok(.init(body: .json(.init(summary))))
     }
 
@@ -16,7 +16,7 @@ extension APIHandler {
         let (req, user) = try await socialCaller()
         let (moment, _) = try await visibleMoment(input.path.momentId, to: user, req)
         let summary = try await MomentFaves(db: req.db, core: services.core).unfave(moment.id!, by: user.requireID())
-        await MomentLive(services: services).favesChanged(target: moment.id!, momentID: moment.id!, count: summary.count)
+        await MomentLive(core: services.core, live: services.live).favesChanged(target: moment.id!, momentID: moment.id!, count: summary.count)
         return .ok(.init(body: .json(.init(summary))))
     }
 
@@ -24,7 +24,7 @@ extension APIHandler {
         let (req, user) = try await socialCaller()
         let (moment, photo) = try await visiblePhoto(input.path.momentId, input.path.photoId, user, req)
         let summary = try await MomentFaves(db: req.db, core: services.core).fave(photo.id!, in: moment.id!, by: user.requireID())
-        await MomentLive(services: services).favesChanged(target: photo.id!, momentID: moment.id!, count: summary.count)
+        await MomentLive(core: services.core, live: services.live).favesChanged(target: photo.id!, momentID: moment.id!, count: summary.count)
         return .ok(.init(body: .json(.init(summary))))
     }
 
@@ -32,7 +32,7 @@ extension APIHandler {
         let (req, user) = try await socialCaller()
         let (moment, photo) = try await visiblePhoto(input.path.momentId, input.path.photoId, user, req)
         let summary = try await MomentFaves(db: req.db, core: services.core).unfave(photo.id!, by: user.requireID())
-        await MomentLive(services: services).favesChanged(target: photo.id!, momentID: moment.id!, count: summary.count)
+        await MomentLive(core: services.core, live: services.live).favesChanged(target: photo.id!, momentID: moment.id!, count: summary.count)
         return .ok(.init(body: .json(.init(summary))))
     }
 
@@ -50,7 +50,7 @@ extension APIHandler {
         let (moment, _) = try await visibleMoment(input.path.momentId, to: user, req)
         let comment = try await MomentComments(db: req.db, core: services.core).add(to: moment, photo: nil, by: user, body: body.body)
         let created = try await commentBody(comment, in: moment, viewer: user, req)
-        await MomentLive(services: services).commentAdded(created, momentID: moment.id!)
+        await MomentLive(core: services.core, live: services.live).commentAdded(created, momentID: moment.id!)
         return .created(.init(body: .json(created)))
     }
 
@@ -68,7 +68,7 @@ extension APIHandler {
         let (moment, photo) = try await visiblePhoto(input.path.momentId, input.path.photoId, user, req)
         let comment = try await MomentComments(db: req.db, core: services.core).add(to: moment, photo: photo, by: user, body: body.body)
         let created = try await commentBody(comment, in: moment, viewer: user, req)
-        await MomentLive(services: services).commentAdded(created, momentID: moment.id!)
+        await MomentLive(core: services.core, live: services.live).commentAdded(created, momentID: moment.id!)
         return .created(.init(body: .json(created)))
     }
 
@@ -83,7 +83,7 @@ extension APIHandler {
 
     private func commentBodies(_ comments: [MomentComment], in moment: Moment, viewer: User, _ req: Request) async throws -> [Components.Schemas.MomentComment] {
         let viewerID = try viewer.requireID()
-        let people = try await PeopleDirectory(db: req.db, services: services).peopleByID(comments.map(\.authorID), viewer: viewerID)
+        let people = try await PeopleDirectory(db: req.db, core: services.core, mediaLibrary: services.media).peopleByID(comments.map(\.authorID), viewer: viewerID)
         return comments.compactMap { comment in
             people[comment.authorID].map { .init(comment, author: $0, canDelete: MomentComments.canDelete(comment, in: moment, by: viewerID)) }
         }

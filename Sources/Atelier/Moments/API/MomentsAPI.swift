@@ -10,7 +10,7 @@ extension APIHandler {
         let draft = try MomentService.Draft(
             name: body.name, description: body.description, startsAt: body.startsAt, endsAt: body.endsAt, placeId: body.placeId,
             place: body.place, visibility: body.visibility, category: body.category)
-        let moment = try await MomentService(db: req.db, services: services).create(by: user, draft)
+        let moment = try await MomentService(db: req.db, core: services.core, mediaLibrary: services.media).create(by: user, draft)
         return .created(.init(body: .json(try await momentBody(moment, viewer: user, req))))
     }
 
@@ -27,7 +27,7 @@ extension APIHandler {
         case (nil, let name?): place = .named(name, radiusMeters: body.radiusMeters ?? MomentService.quickRadius)
         case (_?, _?): throw Problem.invalid("placeName", "goes without placeId: pick a place or name one")
         }
-        let moment = try await MomentService(db: req.db, services: services).createQuick(by: user, lat: body.lat, lng: body.lng, at: place)
+        let moment = try await MomentService(db: req.db, core: services.core, mediaLibrary: services.media).createQuick(by: user, lat: body.lat, lng: body.lng, at: place)
         return .created(.init(body: .json(try await momentBody(moment, viewer: user, req))))
     }
 
@@ -40,7 +40,7 @@ extension APIHandler {
     func updateMoment(_ input: Operations.UpdateMoment.Input) async throws -> Operations.UpdateMoment.Output {
         let (req, user) = try await socialCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
-        let service = MomentService(db: req.db, services: services)
+        let service = MomentService(db: req.db, core: services.core, mediaLibrary: services.media)
         let moment = try await service.own(try momentID(input.path.momentId), by: user.requireID())
         let draft = try MomentService.Draft(
             name: body.name, description: body.description, startsAt: body.startsAt, endsAt: body.endsAt, placeId: body.placeId,
@@ -51,7 +51,7 @@ extension APIHandler {
 
     func deleteMoment(_ input: Operations.DeleteMoment.Input) async throws -> Operations.DeleteMoment.Output {
         let (req, user) = try await socialCaller()
-        let service = MomentService(db: req.db, services: services)
+        let service = MomentService(db: req.db, core: services.core, mediaLibrary: services.media)
         try await service.delete(try await service.own(try momentID(input.path.momentId), by: user.requireID()))
         return .noContent(.init())
     }
@@ -72,14 +72,14 @@ extension APIHandler {
 
     func listMyMoments(_ input: Operations.ListMyMoments.Input) async throws -> Operations.ListMyMoments.Output {
         let (req, user) = try await socialCaller()
-        let page = try await MomentLists(db: req.db, services: services)
+        let page = try await MomentLists(db: req.db, core: services.core, mediaLibrary: services.media)
             .mine(user.requireID(), page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
         return .ok(.init(body: .json(try await momentPage(page, viewer: user, req))))
     }
 
     func searchMoments(_ input: Operations.SearchMoments.Input) async throws -> Operations.SearchMoments.Output {
         let (req, user) = try await socialCaller()
-        let page = try await MomentLists(db: req.db, services: services)
+        let page = try await MomentLists(db: req.db, core: services.core, mediaLibrary: services.media)
             .search(input.query.q, viewer: user.requireID(), page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
         return .ok(.init(body: .json(try await momentPage(page, viewer: user, req))))
     }
@@ -87,7 +87,7 @@ extension APIHandler {
     func getMomentNews(_ input: Operations.GetMomentNews.Input) async throws -> Operations.GetMomentNews.Output {
         let (req, user) = try await socialCaller()
         let limit = try PageRequest(limit: input.query.limit, cursor: nil).limit
-        let moments = try await MomentLists(db: req.db, services: services)
+        let moments = try await MomentLists(db: req.db, core: services.core, mediaLibrary: services.media)
             .news(user.requireID(), lat: input.query.lat, lng: input.query.lng, limit: limit)
         return .ok(.init(body: .json(.init(items: try await momentBodies(moments, viewer: user, req), nextCursor: nil))))
     }
@@ -95,7 +95,7 @@ extension APIHandler {
     func listMomentsInCommon(_ input: Operations.ListMomentsInCommon.Input) async throws -> Operations.ListMomentsInCommon.Output {
         let (req, user) = try await socialCaller()
         let other = try PathID.parse(input.path.userId, "user")
-        let page = try await MomentLists(db: req.db, services: services)
+        let page = try await MomentLists(db: req.db, core: services.core, mediaLibrary: services.media)
             .inCommon(user.requireID(), with: other, page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
         return .ok(.init(body: .json(try await momentPage(page, viewer: user, req))))
     }
@@ -103,7 +103,7 @@ extension APIHandler {
     func getLastSeen(_ input: Operations.GetLastSeen.Input) async throws -> Operations.GetLastSeen.Output {
         let (req, user) = try await socialCaller()
         let other = try PathID.parse(input.path.userId, "user")
-        guard let seen = try await MomentLists(db: req.db, services: services).lastSeen(user.requireID(), of: other) else {
+        guard let seen = try await MomentLists(db: req.db, core: services.core, mediaLibrary: services.media).lastSeen(user.requireID(), of: other) else {
             return .ok(.init(body: .json(.init())))
         }
         return .ok(.init(body: .json(.init(moment: try await momentBody(seen.moment, viewer: user, req), checkedInAt: seen.checkedInAt))))
@@ -114,12 +114,12 @@ extension APIHandler {
     func momentID(_ raw: String) throws -> UUID { try PathID.parse(raw, "moment") }
 
     func visibleMoment(_ raw: String, to user: User, _ req: Request) async throws -> (Moment, MomentMember?) {
-        try await MomentService(db: req.db, services: services).visible(try momentID(raw), to: user.requireID())
+        try await MomentService(db: req.db, core: services.core, mediaLibrary: services.media).visible(try momentID(raw), to: user.requireID())
     }
 
     func momentBodies(_ moments: [Moment], viewer: User, _ req: Request) async throws -> [Components.Schemas.Moment] {
-        let views = try await MomentViews(db: req.db, services: services).views(moments, viewer: viewer.requireID())
-        let media = MediaService(db: req.db, services: services)
+        let views = try await MomentViews(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).views(moments, viewer: viewer.requireID())
+        let media = MediaService(db: req.db, core: services.core, mediaLibrary: services.media)
         return views.map { Components.Schemas.Moment($0, media: media) }
     }
 

@@ -5,7 +5,8 @@ import Foundation
 /// it is sent (see `PulledBytes`), never built in memory or on disk.
 struct AlbumArchive {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
 
     /// In the moment's own letters: "Ziua lui Ștefan" saves as `ziua-lui-ștefan-album.zip`.
     static func fileName(for moment: Moment) -> String {
@@ -18,7 +19,7 @@ struct AlbumArchive {
         let momentID = try moment.requireID()
         let hidden = Array(try await SocialGraph(db: db).blockedPeople(of: viewer))
         let db = self.db
-        let store = services.media.store
+        let store = mediaLibrary.store
         return PulledBytes { send in
             var zip = ZipStreamWriter { buffer in try await send(ArraySlice(buffer.readableBytesView)) }
             var after: UUID?

@@ -4,9 +4,11 @@ import Foundation
 /// Invitations, joining, ignoring and checking in.
 struct MembershipService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
+    let mediaLibrary: MediaLibrary
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     /// The creator invites their connections (friends are connected too); anyone else in `userIDs`
     /// (strangers, blocked people) is a 422 and nobody is invited. People already in the moment
@@ -49,13 +51,13 @@ struct MembershipService {
         }
         let invited: [MomentMember]
         do {
-            invited = try await services.writeTransaction(on: db, write)
+            invited = try await core.writeTransaction(on: db, write)
         } catch let error as any DatabaseError where error.isConstraintFailure {
             // Invited at the same moment by another request: this time those rows are found.
-            invited = try await services.writeTransaction(on: db, write)
+            invited = try await core.writeTransaction(on: db, write)
         }
         for member in invited where member.invitedAt == now {
-            await InboxService.announce(.momentInvitation, to: member.userID, by: creatorID, live: services.live)
+            await InboxService.announce(.momentInvitation, to: member.userID, by: creatorID, live: live)
         }
         return invited
     }
@@ -71,7 +73,7 @@ struct MembershipService {
         }
         guard isIn(userID) else { throw Problem.conflict("Join the moment first to connect with the people in it.", field: "momentId") }
         guard isIn(otherID) else { throw Problem.invalid("userId", "is not in this moment") }
-        try await ConnectionService(db: db, services: services).connect(otherID, with: user)
+        try await ConnectionService(db: db, core: core, mediaLibrary: mediaLibrary).connect(otherID, with: user)
     }
 
     /// RSVP yes. Public moments may be joined by anyone who sees them; private ones by invitees.

@@ -9,7 +9,7 @@ extension MomentLists {
             .join(MomentMember.self, on: \Moment.$id == \MomentMember.$momentID)
             .filter(MomentMember.self, \.$userID == userID)
             .filter(MomentMember.self, \.$state ~~ Self.activeStates)
-            .filter(\.$endsAt > services.clock.now())
+            .filter(\.$endsAt > core.clock.now())
             .sort(\.$startsAt).sort(\.$id)
             .limit(limit).all()
     }
@@ -17,7 +17,7 @@ extension MomentLists {
     func openInvitations(_ userID: UUID, limit: Int) async throws -> [Moment] {
         let members = try await MomentMember.query(on: db).filter(\.$userID == userID)
             .filter(\.$state == MomentMember.State.invited.rawValue).filter(\.$invitedBy != nil).all()
-        let now = services.clock.now()
+        let now = core.clock.now()
         // Moments the person may no longer see (left private, creator blocked) are left out.
         let visible = try await visibleMoments(members.map(\.momentID), viewer: userID)
         return visible.values.filter { $0.endsAt > now }.sorted { ($0.startsAt, $0.id!.idString) < ($1.startsAt, $1.id!.idString) }

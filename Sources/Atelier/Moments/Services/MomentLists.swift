@@ -18,9 +18,10 @@ struct MomentLists {
     static let activeStates = [MomentMember.State.joined.rawValue, MomentMember.State.checkedIn.rawValue]
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     /// Created by or invited to (not ignored), newest first.
     func mine(_ userID: UUID, page: PageRequest) async throws -> Page<Moment> {
@@ -136,7 +137,7 @@ struct MomentLists {
 
     /// Moments both people checked in to (were there, not only said they would come), newest first.
     func inCommon(_ viewer: UUID, with other: UUID, page: PageRequest) async throws -> Page<Moment> {
-        _ = try await PeopleDirectory(db: db, services: services).visibleUser(other, to: viewer)
+        _ = try await PeopleDirectory(db: db, core: core, mediaLibrary: mediaLibrary).visibleUser(other, to: viewer)
         let mine = try await MomentMember.query(on: db).filter(\.$userID == viewer).filter(\.$checkedInAt != nil).all(\.$momentID)
         guard !mine.isEmpty else { return Page(fetched: [], limit: page.limit) { PageCursor(id: $0.id!) } }
         let common = try await MomentMember.query(on: db).filter(\.$userID == other).filter(\.$momentID ~~ mine)
@@ -148,7 +149,7 @@ struct MomentLists {
 
     /// The last moment `other` checked in to that the viewer may see.
     func lastSeen(_ viewer: UUID, of other: UUID) async throws -> CheckIn? {
-        _ = try await PeopleDirectory(db: db, services: services).visibleUser(other, to: viewer)
+        _ = try await PeopleDirectory(db: db, core: core, mediaLibrary: mediaLibrary).visibleUser(other, to: viewer)
         let recent = try await MomentMember.query(on: db).filter(\.$userID == other).filter(\.$checkedInAt != nil)
             .sort(\.$checkedInAt, .descending).limit(50).all()
         let moments = try await visibleMoments(recent.map(\.momentID), viewer: viewer)

@@ -7,9 +7,11 @@ struct MomentPhotoService {
     static let maxCaption = 500
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
+    let mediaLibrary: MediaLibrary
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     func post(_ mediaID: UUID, caption raw: String?, to moment: Moment, member: MomentMember?, by author: User) async throws -> MomentPhoto {
         let authorID = try author.requireID()
@@ -36,13 +38,12 @@ struct MomentPhotoService {
         photo.mediaID = mediaID
         photo.caption = caption
         photo.createdAt = now
-        let services = self.services
         let momentPath = momentID.idString
         let photoPath = photo.id!.idString
         let message = NotificationMessage.momentPhoto(actor: author.displayName, moment: moment.name)
-        let told = try await services.writeTransaction(on: db) { tx -> [UUID] in
+        let told = try await core.writeTransaction(on: db) { tx -> [UUID] in
             try await photo.create(on: tx)
-            try await MediaService(db: tx, services: services).attach(media, ownerType: MomentPhoto.mediaOwnerType, ownerID: photo.id!)
+            try await MediaService(db: tx, core: core, mediaLibrary: mediaLibrary).attach(media, ownerType: MomentPhoto.mediaOwnerType, ownerID: photo.id!)
             // Members who joined hear of new photos; one unread notice per moment and author at a time.
             let members = try await MomentMember.query(on: tx).filter(\.$momentID == momentID)
                 .filter(\.$state ~~ [MomentMember.State.joined.rawValue, MomentMember.State.checkedIn.rawValue]).all(\.$userID)
@@ -58,7 +59,7 @@ struct MomentPhotoService {
             }
             return recipients
         }
-        for recipient in told { await InboxService.announce(.momentPhoto, to: recipient, by: authorID, live: services.live) }
+        for recipient in told { await InboxService.announce(.momentPhoto, to: recipient, by: authorID, live: live) }
         return photo
     }
 
@@ -90,7 +91,7 @@ struct MomentPhotoService {
         }
         let photoID = try photo.requireID()
         let media = try await Media.find(photo.mediaID, on: db)
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await MomentFave.query(on: tx).filter(\.$targetID == photoID).delete()
             if moment.coverPhotoID == photoID {
                 moment.coverPhotoID = nil
@@ -98,7 +99,7 @@ struct MomentPhotoService {
             }
             try await photo.delete(on: tx)
         }
-        if let media { try await MediaService(db: db, services: services).delete(media) }
+        if let media { try await MediaService(db: db, core: core, mediaLibrary: mediaLibrary).delete(media) }
     }
 
     func setCover(_ photo: MomentPhoto, of moment: Moment) async throws {
@@ -127,13 +128,13 @@ struct MomentPhotoService {
     /// the picture before it stays in their history.
     func useAsAvatar(_ photo: MomentPhoto, for user: User) async throws -> Media {
         guard let source = try await Media.find(photo.mediaID, on: db) else { throw Problem.notFound("photo") }
-        return try await AvatarService(db: db, services: services).useCopy(of: source, for: user)
+        return try await AvatarService(db: db, core: core, mediaLibrary: mediaLibrary).useCopy(of: source, for: user)
     }
 
     /// A short-lived URL of the photo's original file.
     func originalURL(_ photo: MomentPhoto) async throws -> (url: String, expiresAt: Date) {
         guard let media = try await Media.find(photo.mediaID, on: db) else { throw Problem.notFound("photo") }
         let now = self.now
-        return (services.media.signer.privateURL(key: media.originalKey, now: now), now.addingTimeInterval(MediaURLSigner.lifetime))
+        return (mediaLibrary.signer.privateURL(key: media.originalKey, now: now), now.addingTimeInterval(MediaURLSigner.lifetime))
     }
 }

@@ -6,8 +6,8 @@ import SQLKit
 /// the account (a cascade), and so do the photos others posted to them: their media rows in the
 /// transaction, their files after the commit. The person's own photos are Media's part.
 enum MomentPhotosDeletion {
-    static func register(in parts: AccountParts, services: AtelierServices) {
-        parts.onDeletion { [unowned services] userID, tx, _ in
+    static func register(in parts: AccountParts, core: CoreServices, mediaLibrary: MediaLibrary) {
+        parts.onDeletion { userID, tx, _ in
             let ids = try await tx.sql.raw("""
                 SELECT id FROM \(ident: Media.schema)
                 WHERE owner_type = \(bind: MomentPhoto.mediaOwnerType)
@@ -17,7 +17,7 @@ enum MomentPhotosDeletion {
                     WHERE m.creator_id = \(bind: userID))
                 """).all().map { try $0.decode(column: "id", as: UUID.self) }
             guard !ids.isEmpty else { return .none }
-            return PersonalMediaDeletion.deletion(of: try await Media.query(on: tx).filter(\.$id ~~ ids).all(), services: services)
+            return PersonalMediaDeletion.deletion(of: try await Media.query(on: tx).filter(\.$id ~~ ids).all(), core: core, mediaLibrary: mediaLibrary)
         }
     }
 }

@@ -28,9 +28,10 @@ struct MomentService {
     static let quickRadius = 100
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     /// The moment and the viewer's membership, if the viewer may see it.
     func visible(_ id: UUID, to viewerID: UUID) async throws -> (Moment, MomentMember?) {
@@ -65,7 +66,7 @@ struct MomentService {
         }
         MomentRules.window(startsAt: startsAt, endsAt: endsAt, into: &errors)
         if draft.placeID == nil && draft.place == nil { errors.add("place", "is required: give placeId or a new place") }
-        let newPlace = try draft.place.map { try PlaceService(db: db, core: services.core).validated($0, prefix: "place.", errors: &errors) }
+        let newPlace = try draft.place.map { try PlaceService(db: db, core: core).validated($0, prefix: "place.", errors: &errors) }
         try errors.throwIfAny()
 
         let creatorID = try creator.requireID()
@@ -81,8 +82,8 @@ struct MomentService {
         moment.category = (draft.category ?? .other).rawValue
         moment.createdAt = now
         moment.updatedAt = now
-        let existingPlace = try await draft.placeID.asyncMap { try await PlaceService(db: db, core: services.core).place($0, for: creatorID) }
-        try await services.writeTransaction(on: db) { tx in
+        let existingPlace = try await draft.placeID.asyncMap { try await PlaceService(db: db, core: core).place($0, for: creatorID) }
+        try await core.writeTransaction(on: db) { tx in
             if let newPlace {
                 newPlace.createdBy = creatorID
                 try await newPlace.create(on: tx)
@@ -127,7 +128,7 @@ struct MomentService {
         case .here:
             break
         case .saved(let placeID):
-            let place = try await PlaceService(db: db, core: services.core).place(placeID, for: creator.requireID())
+            let place = try await PlaceService(db: db, core: core).place(placeID, for: creator.requireID())
             let away = MomentRules.distanceMeters(lat1: lat, lng1: lng, lat2: place.lat, lng2: place.lng)
             guard away <= Double(place.radiusMeters) else {
                 throw Problem.invalid("placeId", "is \(Int(away.rounded())) m from where you are, outside its \(place.radiusMeters) m")
@@ -159,13 +160,13 @@ struct MomentService {
         }
         if let visibility = draft.visibility { moment.visibility = visibility.rawValue }
         if let category = draft.category { moment.category = category.rawValue }
-        let places = PlaceService(db: db, core: services.core)
+        let places = PlaceService(db: db, core: core)
         let newPlace = try draft.place.map { try places.validated($0, prefix: "place.", errors: &errors) }
         try errors.throwIfAny()
         if let placeID = draft.placeID { moment.placeID = try await places.place(placeID, for: moment.creatorID).requireID() }
         moment.updatedAt = now
         let creatorID = moment.creatorID
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             if let newPlace {
                 newPlace.createdBy = creatorID
                 try await newPlace.create(on: tx)
@@ -180,8 +181,8 @@ struct MomentService {
     func delete(_ moment: Moment) async throws {
         let momentID = try moment.requireID()
         let mediaIDs = try await MomentPhoto.query(on: db).filter(\.$momentID == momentID).all(\.$mediaID)
-        try await services.writeTransaction(on: db) { tx in try await moment.delete(on: tx) }
-        let media = MediaService(db: db, services: services)
+        try await core.writeTransaction(on: db) { tx in try await moment.delete(on: tx) }
+        let media = MediaService(db: db, core: core, mediaLibrary: mediaLibrary)
         for id in mediaIDs {
             if let row = try await Media.find(id, on: db) { try await media.delete(row) }
         }

@@ -33,7 +33,7 @@ struct MomentStartingJob: JobKind {
     static let name = "moments.starting-reminder"
 
     func run(_ payload: Payload, context: JobContext) async throws {
-        let now = context.services.clock.now()
+        let now = context.core.clock.now()
         guard let moment = try await Moment.find(payload.momentID, on: context.db),
               abs(moment.startsAt.timeIntervalSince(payload.startsAt)) < 1, moment.startsAt > now
         else { return try await context.finish { _ in } }
@@ -49,6 +49,6 @@ struct MomentStartingJob: JobKind {
                     link: "atelier://moments/\(path)", webPath: "/moments/\(path)"), on: tx, now: now)
             }
         }
-        for member in members { await InboxService.announce(.momentStarting, to: member, by: nil, live: context.services.live) }
+        for member in members { await InboxService.announce(.momentStarting, to: member, by: nil, live: context.parts.get(LiveUpdates.self)) }
     }
 }

@@ -30,24 +30,26 @@ struct MomentViews {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
+    let mediaLibrary: MediaLibrary
 
     func views(_ moments: [Moment], viewer: UUID) async throws -> [View] {
         guard !moments.isEmpty else { return [] }
         let ids = moments.map { $0.id! }
-        let now = services.clock.now()
+        let now = core.clock.now()
         let places = Dictionary(try await Place.query(on: db).filter(\.$id ~~ Set(moments.map(\.placeID))).all().map { ($0.id!, $0) },
                                 uniquingKeysWith: { a, _ in a })
-        let people = try await PeopleDirectory(db: db, services: services).peopleByID(Array(Set(moments.map(\.creatorID))), viewer: viewer)
-        let covers = try await MomentPhotoService(db: db, services: services).covers(of: moments)
+        let people = try await PeopleDirectory(db: db, core: core, mediaLibrary: mediaLibrary).peopleByID(Array(Set(moments.map(\.creatorID))), viewer: viewer)
+        let covers = try await MomentPhotoService(db: db, core: core, live: live, mediaLibrary: mediaLibrary).covers(of: moments)
         let coverMedia = Dictionary(try await Media.query(on: db).filter(\.$id ~~ covers.values.map(\.mediaID)).all().map { ($0.id!, $0) },
                                     uniquingKeysWith: { a, _ in a })
         let mine = Dictionary(try await MomentMember.query(on: db).filter(\.$momentID ~~ ids).filter(\.$userID == viewer).all()
             .map { ($0.momentID, $0.memberState) }, uniquingKeysWith: { a, _ in a })
         let photoCounts = try await counts(MomentPhoto.schema, ids)
         let memberCounts = try await counts(MomentMember.schema, ids, states: [.joined, .checkedIn])
-        let faves = try await MomentFaves(db: db, core: services.core).summaries(of: ids, viewer: viewer)
-        let comments = try await MomentComments(db: db, core: services.core).counts(in: ids, photoIDs: [])
+        let faves = try await MomentFaves(db: db, core: core).summaries(of: ids, viewer: viewer)
+        let comments = try await MomentComments(db: db, core: core).counts(in: ids, photoIDs: [])
         return moments.compactMap { moment in
             let id = moment.id!
             guard let place = places[moment.placeID], let creator = people[moment.creatorID] else { return nil }
@@ -71,12 +73,12 @@ struct MomentViews {
     func photoViews(_ photos: [MomentPhoto], in moment: Moment, viewer: UUID) async throws -> [PhotoView] {
         guard !photos.isEmpty else { return [] }
         let ids = photos.map { $0.id! }
-        let people = try await PeopleDirectory(db: db, services: services).peopleByID(Array(Set(photos.map(\.authorID))), viewer: viewer)
+        let people = try await PeopleDirectory(db: db, core: core, mediaLibrary: mediaLibrary).peopleByID(Array(Set(photos.map(\.authorID))), viewer: viewer)
         let media = Dictionary(try await Media.query(on: db).filter(\.$id ~~ photos.map(\.mediaID)).all().map { ($0.id!, $0) },
                                uniquingKeysWith: { a, _ in a })
-        let faves = try await MomentFaves(db: db, core: services.core).summaries(of: ids, viewer: viewer)
-        let comments = try await MomentComments(db: db, core: services.core).counts(in: [], photoIDs: ids)
-        let cover = try await MomentPhotoService(db: db, services: services).covers(of: [moment])[moment.id!]?.id
+        let faves = try await MomentFaves(db: db, core: core).summaries(of: ids, viewer: viewer)
+        let comments = try await MomentComments(db: db, core: core).counts(in: [], photoIDs: ids)
+        let cover = try await MomentPhotoService(db: db, core: core, live: live, mediaLibrary: mediaLibrary).covers(of: [moment])[moment.id!]?.id
         return photos.compactMap { photo in
             guard let author = people[photo.authorID], let image = media[photo.mediaID] else { return nil }
             return PhotoView(

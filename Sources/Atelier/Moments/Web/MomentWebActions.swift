@@ -29,7 +29,7 @@ enum MomentWebActions {
     static func connect(_ req: Request) async throws -> Response {
         try await momentAction(req, anchor: "#members") { user, moment, _ in
             let otherID = try req.pathID("userID", "person")
-            try await MembershipService(db: req.db, services: req.atelier).connect(otherID, at: moment, by: user)
+            try await MembershipService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).connect(otherID, at: moment, by: user)
             return "Connected. You can invite each other to moments; outfit posts stay for friends."
         }
     }
@@ -46,7 +46,7 @@ enum MomentWebActions {
             let form = try req.content.decode(Form.self)
             let zone = LocalDay.zone(user.timeZone)
             guard let lat = form.lat, let lng = form.lng else { throw Problem.invalid("place", "needs a position: use “My position” or type lat and lng") }
-            created = try await MomentService(db: req.db, services: req.atelier).create(by: user, .init(
+            created = try await MomentService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).create(by: user, .init(
                 name: form.name, description: form.description,
                 startsAt: try DateTimeLocalField.parse(form.startsAt, field: "startsAt", zone: zone),
                 endsAt: try DateTimeLocalField.parse(form.endsAt, field: "endsAt", zone: zone),
@@ -76,7 +76,7 @@ enum MomentWebActions {
             } else {
                 place = .here
             }
-            created = try await MomentService(db: req.db, services: req.atelier).createQuick(by: user, lat: lat, lng: lng, at: place)
+            created = try await MomentService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).createQuick(by: user, lat: lat, lng: lng, at: place)
             return "Your moment is on for the next two hours. Invite your friends."
         }
         return created.map { req.redirect(to: "/moments/\($0.id!.idString)") } ?? response
@@ -84,14 +84,14 @@ enum MomentWebActions {
 
     static func join(_ req: Request) async throws -> Response {
         try await momentAction(req) { user, moment, member in
-            _ = try await MembershipService(db: req.db, services: req.atelier).join(moment, member: member, userID: user.requireID())
+            _ = try await MembershipService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).join(moment, member: member, userID: user.requireID())
             return "You joined."
         }
     }
 
     static func ignore(_ req: Request) async throws -> Response {
         try await momentAction(req) { _, moment, member in
-            _ = try await MembershipService(db: req.db, services: req.atelier).ignore(moment, member: member)
+            _ = try await MembershipService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).ignore(moment, member: member)
             return "Invitation ignored."
         }
     }
@@ -103,7 +103,7 @@ enum MomentWebActions {
             guard let lat = form.lat, let lng = form.lng else {
                 throw Problem.invalid("position", "is unknown: allow the browser to use your location")
             }
-            _ = try await MembershipService(db: req.db, services: req.atelier)
+            _ = try await MembershipService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media)
                 .checkIn(moment, member: member, userID: user.requireID(), lat: lat, lng: lng, accuracy: form.accuracy)
             return "Checked in. Add your photos!"
         }
@@ -115,7 +115,7 @@ enum MomentWebActions {
             guard moment.creatorID == user.id else { throw Problem(.forbidden, detail: "Only the moment's creator may invite people.") }
             let ids = (try req.content.decode(Form.self).userIds ?? []).compactMap(UUID.init(uuidString:))
             guard !ids.isEmpty else { throw Problem.invalid("friends", "none chosen; tick the friends to invite") }
-            let invited = try await MembershipService(db: req.db, services: req.atelier).invite(ids, to: moment, by: user)
+            let invited = try await MembershipService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).invite(ids, to: moment, by: user)
             return invited.count == 1 ? "Invited one friend." : "Invited \(invited.count) friends."
         }
     }
@@ -129,22 +129,22 @@ enum MomentWebActions {
                 isCreator: moment.creatorID == user.id, state: member?.memberState, status: moment.status(at: req.atelier.clock.now())) {
                 throw Problem(.forbidden, detail: refusal)
             }
-            let media = MediaService(db: req.db, services: req.atelier)
+            let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
             let stored = try await media.ingest(.init(
                 uploaderID: try user.requireID(), claimed: ImageFormat.claimed(mediaType: file.contentType?.description, filename: file.filename),
                 edits: ImageEdits(crop: nil, rotate: 0, whiteBackground: false), visibility: .private),
                 body: HTTPBody(Array(file.data.readableBytesView)))
             let photo: MomentPhoto
             do {
-                photo = try await MomentPhotoService(db: req.db, services: req.atelier)
+                photo = try await MomentPhotoService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media)
                     .post(stored.requireID(), caption: form.caption, to: moment, member: member, by: user)
             } catch {
                 try? await media.delete(stored)
                 throw error
             }
-            let views = try await MomentViews(db: req.db, services: req.atelier).photoViews([photo], in: moment, viewer: user.requireID())
+            let views = try await MomentViews(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).photoViews([photo], in: moment, viewer: user.requireID())
             if let view = views.first {
-                await MomentLive(services: req.atelier).photoAdded(.init(view, media: media), momentID: moment.id!)
+                await MomentLive(core: req.core, live: req.atelier.live).photoAdded(.init(view, media: media), momentID: moment.id!)
             }
             return "Photo added to the album."
         }
@@ -179,7 +179,7 @@ enum MomentWebActions {
     static func deleteMoment(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         return try await req.formAction(redirectTo: "/moments") {
-            let service = MomentService(db: req.db, services: req.atelier)
+            let service = MomentService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
             try await service.delete(try await service.own(try req.pathID("momentID", "moment"), by: user.requireID()))
             return "Moment deleted with its album."
         }
@@ -207,9 +207,9 @@ enum MomentWebActions {
         let momentPath = req.pathSegment("momentID")
         return try await req.formAction(redirectTo: "/moments/\(momentPath)") {
             let (moment, _) = try await MomentWebPages.visible(req, user: user)
-            let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try req.pathID("photoID", "photo"), in: moment, viewer: user.requireID())
-            try await MomentPhotoService(db: req.db, services: req.atelier).delete(photo, in: moment, by: user.requireID())
-            await MomentLive(services: req.atelier).photoDeleted(photo.id!, momentID: moment.id!)
+            let photo = try await MomentPhotoService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).photo(try req.pathID("photoID", "photo"), in: moment, viewer: user.requireID())
+            try await MomentPhotoService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).delete(photo, in: moment, by: user.requireID())
+            await MomentLive(core: req.core, live: req.atelier.live).photoDeleted(photo.id!, momentID: moment.id!)
             return "Photo deleted."
         }
     }
@@ -217,14 +217,14 @@ enum MomentWebActions {
     static func setCover(_ req: Request) async throws -> Response {
         try await photoAction(req) { user, moment, photo in
             guard moment.creatorID == user.id else { throw Problem(.forbidden, detail: "Only the moment's creator may choose its cover.") }
-            try await MomentPhotoService(db: req.db, services: req.atelier).setCover(photo, of: moment)
+            try await MomentPhotoService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).setCover(photo, of: moment)
             return "This photo is the cover now."
         }
     }
 
     static func useAsAvatar(_ req: Request) async throws -> Response {
         try await photoAction(req) { user, _, photo in
-            _ = try await MomentPhotoService(db: req.db, services: req.atelier).useAsAvatar(photo, for: user)
+            _ = try await MomentPhotoService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).useAsAvatar(photo, for: user)
             return "This photo is your avatar now."
         }
     }
@@ -249,7 +249,7 @@ enum MomentWebActions {
         let path = "/moments/\(req.pathSegment("momentID"))/photos/\(req.pathSegment("photoID"))"
         return try await req.formAction(redirectTo: path + anchor) {
             let (moment, _) = try await MomentWebPages.visible(req, user: user)
-            let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try req.pathID("photoID", "photo"), in: moment, viewer: user.requireID())
+            let photo = try await MomentPhotoService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).photo(try req.pathID("photoID", "photo"), in: moment, viewer: user.requireID())
             return try await body(user, moment, photo)
         }
     }
@@ -259,11 +259,11 @@ enum MomentWebActions {
         let userID = try user.requireID()
         let current = try await faves.summaries(of: [target], viewer: userID)[target]!
         let summary = current.mine ? try await faves.unfave(target, by: userID) : try await faves.fave(target, in: moment.id!, by: userID)
-        await MomentLive(services: req.atelier).favesChanged(target: target, momentID: moment.id!, count: summary.count)
+        await MomentLive(core: req.core, live: req.atelier.live).favesChanged(target: target, momentID: moment.id!, count: summary.count)
     }
 
     private static func publish(_ comment: MomentComment, in moment: Moment, user: User, req: Request) async throws {
-        guard let author = try await PeopleDirectory(db: req.db, services: req.atelier).person(user.requireID(), viewer: user.requireID()) else { return }
-        await MomentLive(services: req.atelier).commentAdded(.init(comment, author: author, canDelete: false), momentID: moment.id!)
+        guard let author = try await PeopleDirectory(db: req.db, core: req.core, mediaLibrary: req.atelier.media).person(user.requireID(), viewer: user.requireID()) else { return }
+        await MomentLive(core: req.core, live: req.atelier.live).commentAdded(.init(comment, author: author, canDelete: false), momentID: moment.id!)
     }
 }

@@ -77,12 +77,12 @@ enum MomentWebPages {
     static func listPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
         let userID = try user.requireID()
-        let lists = MomentLists(db: req.db, services: req.atelier)
+        let lists = MomentLists(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let invitations = try await lists.invitations(userID, page: PageRequest(limit: 20, cursor: nil))
         let news = try await lists.news(userID, lat: user.homeLat, lng: user.homeLng, limit: 10)
         let mine = try await lists.mine(userID, page: PageRequest(limit: 24, cursor: req.query[String.self, at: "cursor"]))
         let cards = try await Self.cards(invitations.items.map(\.moment) + news + mine.items, viewer: user, req: req)
-        let inviters = try await PeopleDirectory(db: req.db, services: req.atelier)
+        let inviters = try await PeopleDirectory(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
             .peopleByID(invitations.items.compactMap(\.member.invitedBy), viewer: userID)
         let zone = LocalDay.zone(user.timeZone)
         let now = req.atelier.clock.now()
@@ -106,11 +106,11 @@ enum MomentWebPages {
         let userID = try user.requireID()
         let (moment, member) = try await visible(req, user: user)
         guard let card = try await cards([moment], viewer: user, req: req)[moment.id!] else { throw Problem.notFound("moment") }
-        let photos = try await MomentPhotoService(db: req.db, services: req.atelier)
+        let photos = try await MomentPhotoService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media)
             .list(in: moment, viewer: userID, page: PageRequest(limit: 60, cursor: req.query[String.self, at: "cursor"]))
         let photoCards = try await photoCards(photos.items, in: moment, viewer: user, req: req)
         let members = try await MomentMember.query(on: req.db).filter(\.$momentID == moment.requireID()).sort(\.$id).limit(200).all()
-        let directory = PeopleDirectory(db: req.db, services: req.atelier)
+        let directory = PeopleDirectory(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let hidden = try await SocialGraph(db: req.db).blockedPeople(of: userID)
         let people = try await directory.peopleByID(members.map(\.userID).filter { !hidden.contains($0) }, viewer: userID)
         var friends: [FriendOption] = []
@@ -147,11 +147,11 @@ enum MomentWebPages {
     static func photoPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
         let (moment, _) = try await visible(req, user: user)
-        let photo = try await MomentPhotoService(db: req.db, services: req.atelier).photo(try req.pathID("photoID", "photo"), in: moment, viewer: user.requireID())
+        let photo = try await MomentPhotoService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).photo(try req.pathID("photoID", "photo"), in: moment, viewer: user.requireID())
         guard let card = try await cards([moment], viewer: user, req: req)[moment.id!],
             let photoCard = try await photoCards([photo], in: moment, viewer: user, req: req).first
         else { throw Problem.notFound("photo") }
-        let original = try await MomentPhotoService(db: req.db, services: req.atelier).originalURL(photo)
+        let original = try await MomentPhotoService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).originalURL(photo)
         return try await req.renderPage("moments/photo", PhotoPage(
             page: PageContext(req, title: "Photo · \(moment.name)"), moment: card, photo: photoCard,
             comments: try await commentRows(moment, photoID: photo.id, viewer: user, req: req), originalURL: original.url))
@@ -160,7 +160,7 @@ enum MomentWebPages {
     static func album(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         let (moment, _) = try await visible(req, user: user)
-        let bytes = try await AlbumArchive(db: req.db, services: req.atelier).stream(moment, viewer: user.requireID())
+        let bytes = try await AlbumArchive(db: req.db, core: req.core, mediaLibrary: req.atelier.media).stream(moment, viewer: user.requireID())
         let response = Response(status: .ok, body: .init(asyncStream: { writer in
             do {
                 for try await chunk in bytes { try await writer.write(.buffer(ByteBuffer(bytes: chunk))) }
@@ -177,21 +177,21 @@ enum MomentWebPages {
     // MARK: Shared
 
     static func visible(_ req: Request, user: User) async throws -> (Moment, MomentMember?) {
-        try await MomentService(db: req.db, services: req.atelier).visible(try req.pathID("momentID", "moment"), to: user.requireID())
+        try await MomentService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).visible(try req.pathID("momentID", "moment"), to: user.requireID())
     }
 
     static func cards(_ moments: [Moment], viewer: User, req: Request) async throws -> [UUID: MomentCard] {
         var seen = Set<UUID>()
         let unique = moments.filter { seen.insert($0.id!).inserted }
-        let views = try await MomentViews(db: req.db, services: req.atelier).views(unique, viewer: viewer.requireID())
-        let media = MediaService(db: req.db, services: req.atelier)
+        let views = try await MomentViews(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).views(unique, viewer: viewer.requireID())
+        let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let zone = LocalDay.zone(viewer.timeZone)
         return Dictionary(views.map { ($0.moment.id!, MomentCard($0, zone: zone, media: media)) }, uniquingKeysWith: { a, _ in a })
     }
 
     static func photoCards(_ photos: [MomentPhoto], in moment: Moment, viewer: User, req: Request) async throws -> [AlbumPhotoCard] {
-        let views = try await MomentViews(db: req.db, services: req.atelier).photoViews(photos, in: moment, viewer: viewer.requireID())
-        let media = MediaService(db: req.db, services: req.atelier)
+        let views = try await MomentViews(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).photoViews(photos, in: moment, viewer: viewer.requireID())
+        let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let zone = LocalDay.zone(viewer.timeZone)
         return views.map { AlbumPhotoCard($0, zone: zone, media: media) }
     }
@@ -200,7 +200,7 @@ enum MomentWebPages {
         let viewerID = try viewer.requireID()
         let page = try await MomentComments(db: req.db, core: req.core)
             .list(on: moment.requireID(), photoID: photoID, viewer: viewerID, page: PageRequest(limit: 100, cursor: nil))
-        let people = try await PeopleDirectory(db: req.db, services: req.atelier).peopleByID(page.items.map(\.authorID), viewer: viewerID)
+        let people = try await PeopleDirectory(db: req.db, core: req.core, mediaLibrary: req.atelier.media).peopleByID(page.items.map(\.authorID), viewer: viewerID)
         return page.items.compactMap { comment in
             people[comment.authorID].map {
                 CommentRow(id: comment.id!.idString, author: PersonCard($0), body: comment.body,

@@ -9,8 +9,8 @@ struct EmailDeliveryJob: JobKind {
     static let name = "email.deliver"
 
     func run(_ payload: Payload, context: JobContext) async throws {
-        let db = context.db, services = context.services
-        let now = services.clock.now()
+        let db = context.db, core = context.core, mailOutbox = context.parts.get(MailOutbox.self)
+        let now = core.clock.now()
         guard let delivery = try await NotificationDelivery.find(payload.deliveryID, on: db),
               delivery.status == NotificationDelivery.Status.queued.rawValue,
               let kind = InboxEntry.Kind(rawValue: delivery.kind)
@@ -24,15 +24,15 @@ struct EmailDeliveryJob: JobKind {
         var mail: Mail?
         if unsent == nil, let user, let address = user.email, let entry {
             let language = NotificationLanguage(locale: user.locale)
-            let base = services.config.publicBaseURL
-            let token = UnsubscribeToken.make(userID: delivery.userID, kind: kind, secret: services.secrets.urlSigningKey)
+            let base = core.config.publicBaseURL
+            let token = UnsubscribeToken.make(userID: delivery.userID, kind: kind, secret: core.secrets.urlSigningKey)
             mail = NotificationEmail.compose(
                 to: address, text: entry.message?.text(in: language) ?? entry.text, kind: kind,
                 pageURL: base + entry.webPath, unsubscribeURL: "\(base)/unsubscribe/\(token)", language: language)
         }
         let outcome = mail, reason = (unsent ?? .noEmail).rawValue
         try await context.finish { tx in
-            if let outcome { try await services.mailOutbox.enqueue(outcome, on: tx) }
+            if let outcome { try await mailOutbox.enqueue(outcome, on: tx) }
             delivery.status = (outcome == nil ? NotificationDelivery.Status.notSent : .sent).rawValue
             delivery.reason = outcome == nil ? reason : nil
             delivery.sentAt = outcome == nil ? nil : now

@@ -22,7 +22,7 @@ enum LiveSocket {
             maxFrameSize: .default, shouldUpgrade: { req.eventLoop.makeSucceededFuture([:]) },
             onUpgrade: { ws in
                 let connection = LiveConnection(
-                    socket: ws, userID: user.id!, db: req.application.db, services: req.application.atelier)
+                    socket: ws, userID: user.id!, db: req.application.db, core: req.application.core, live: req.application.atelier.live, liveAccess: req.application.atelier.liveAccess)
                 ws.pingInterval = .seconds(25)
                 let sockets = req.application.atelier.liveSockets
                 sockets.add(ws)
@@ -42,15 +42,19 @@ actor LiveConnection {
     private let socket: WebSocket
     private let userID: UUID
     private let db: any Database
-    private let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
+    let liveAccess: LiveChannelAccess
     /// Client-facing channel name → the forwarding task.
     private var subscriptions: [String: Task<Void, Never>] = [:]
 
-    init(socket: WebSocket, userID: UUID, db: any Database, services: AtelierServices) {
+    init(socket: WebSocket, userID: UUID, db: any Database, core: CoreServices, live: LiveUpdates, liveAccess: LiveChannelAccess) {
         self.socket = socket
         self.userID = userID
         self.db = db
-        self.services = services
+        self.core = core
+        self.live = live
+        self.liveAccess = liveAccess
     }
 
     func start() async {
@@ -71,7 +75,7 @@ actor LiveConnection {
             guard subscriptions.count < LiveSocket.maxChannels else {
                 return await send(["type": "refused", "channel": channel, "status": 429, "detail": "At most \(LiveSocket.maxChannels) channels per connection."])
             }
-            if let status = await services.liveAccess.refusal(channel, userID: userID, db: db) {
+            if let status = await liveAccess.refusal(channel, userID: userID, db: db) {
                 let detail = status == 404 ? "No such channel, or you may not see it." : "Unknown channel; use moment:<id>."
                 return await send(["type": "refused", "channel": channel, "status": status, "detail": detail])
             }
@@ -99,17 +103,17 @@ actor LiveConnection {
     /// the client got before it lost its connection; what came after is sent first, once each
     /// (or `replay-incomplete` when it is no longer kept).
     private func listen(as name: String, to channel: String, since: UUID? = nil) {
-        let (_, events) = services.live.hub.subscribe(channel)
-        let (socket, userID, db, services) = (self.socket, self.userID, self.db, self.services)
+        let (_, events) = live.hub.subscribe(channel)
+        let (socket, userID, db, live, liveAccess) = (self.socket, self.userID, self.db, self.live, self.liveAccess)
         let checksAccess = name != "inbox"
         subscriptions[name] = Task {
             var checkedAt = Date()
             var replayed = Set<UUID>()
             if let since {
-                if let missed = services.live.hub.missed(channel, after: since) {
+                if let missed = live.hub.missed(channel, after: since) {
                     for message in missed {
                         if let actor = message.actorID, actor != userID,
-                            await services.liveAccess.hides(actor, from: userID, db: db) { continue }
+                            await liveAccess.hides(actor, from: userID, db: db) { continue }
                         if let id = message.id { replayed.insert(id) }
                         try? await socket.send(Self.frame(name, message))
                     }
@@ -121,13 +125,13 @@ actor LiveConnection {
                 if let id = message.id, replayed.remove(id) != nil { continue }
                 if Date().timeIntervalSince(checkedAt) > LiveSocket.recheck {
                     checkedAt = Date()
-                    if checksAccess, let status = await services.liveAccess.refusal(channel, userID: userID, db: db) {
+                    if checksAccess, let status = await liveAccess.refusal(channel, userID: userID, db: db) {
                         try? await socket.send("{\"type\":\"revoked\",\"channel\":\(Self.quoted(name)),\"status\":\(status)}")
                         return
                     }
                 }
                 if let actor = message.actorID, actor != userID,
-                    await services.liveAccess.hides(actor, from: userID, db: db) { continue }
+                    await liveAccess.hides(actor, from: userID, db: db) { continue }
                 try? await socket.send(Self.frame(name, message))
             }
         }

@@ -6,6 +6,6 @@ struct InactivityNudgeJob: JobKind {
     static let maxAttempts = 3
 
     func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        try await InactivityNudges(db: context.db, core: context.services.core).sendDue()
+        try await InactivityNudges(db: context.db, core: context.core).sendDue()
     }
 }

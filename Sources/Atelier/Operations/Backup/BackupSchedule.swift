@@ -27,10 +27,10 @@ struct BackupSchedule {
     }
 
     /// Takes the backup when due; returns its file name, or nil when it was not due.
-    func runIfDue(db: any Database, services: AtelierServices) async throws -> String? {
-        let now = services.clock.now()
+    func runIfDue(db: any Database, clock: any AppClock, config: AppConfig, media: MediaLibrary) async throws -> String? {
+        let now = clock.now()
         guard isDue(at: now) else { return nil }
-        let archive = try await BackupWriter(db: db, config: services.config, media: services.media, now: now).write(into: folder)
+        let archive = try await BackupWriter(db: db, config: config, media: media, now: now).write(into: folder)
         try BackupWriter.prune(folder, keep: keep)
         return archive.lastPathComponent
     }

@@ -25,7 +25,7 @@ extension APIHandler {
         let req = try request()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType) }
         let sender = try await req.optionalCaller()?.user
-        _ = try await FeedbackService(db: req.db, services: services).send(
+        _ = try await FeedbackService(db: req.db, core: services.core, live: services.live).send(
             .init(email: body.email, subject: body.subject, message: body.message), from: sender, clientAddress: req.clientAddress)
         return .accepted(.init())
     }

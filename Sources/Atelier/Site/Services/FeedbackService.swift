@@ -16,7 +16,8 @@ struct FeedbackService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
 
     /// `sender` is nil when signed out; then an email address to answer to is required.
     func send(_ input: Input, from sender: User?, clientAddress: String) async throws -> FeedbackMessage {
@@ -35,10 +36,10 @@ struct FeedbackService {
         try PlainText.requireNoNUL(text, field: "message")
         try errors.throwIfAny()
 
-        let limiter = services.rateLimiter
+        let limiter = core.rateLimiter
         try await limiter.check("feedback:ip:\(clientAddress)", Self.perAddress)
         if let id = sender?.id { try await limiter.check("feedback:user:\(id.idString)", Self.perSender) }
-        let now = services.clock.now()
+        let now = core.clock.now()
         let message = FeedbackMessage()
         message.id = .v7(at: now)
         message.userID = sender?.id
@@ -47,7 +48,7 @@ struct FeedbackService {
         message.message = text
         message.createdAt = now
         let from = sender.map { "\($0.displayName) (\(email ?? ""))" } ?? (email ?? "")
-        let admins = try await services.writeTransaction(on: db) { tx -> [UUID] in
+        let admins = try await core.writeTransaction(on: db) { tx -> [UUID] in
             try await message.create(on: tx)
             return try await InboxService.recordForAdmins(
                 .feedback, actorID: nil, text: "Contact form, from \(from): “\(subject)”. \(String(text.prefix(280)))",
@@ -55,7 +56,7 @@ struct FeedbackService {
         }
         try await limiter.record("feedback:ip:\(clientAddress)")
         if let id = sender?.id { try await limiter.record("feedback:user:\(id.idString)") }
-        for admin in admins { await InboxService.announce(.feedback, to: admin, by: nil, live: services.live) }
+        for admin in admins { await InboxService.announce(.feedback, to: admin, by: nil, live: live) }
         return message
     }
 

@@ -8,7 +8,7 @@ enum AdminJobsPages {
         admin.get("jobs", use: jobs)
         admin.post("jobs", ":id", "retry") { req in
             try await AdminActions.act(req, back: "/admin/jobs?status=failed") { _ in
-                guard try await JobQueue(db: req.db, services: req.atelier).retry(try AdminActions.id(req)) else { throw Problem.notFound("failed job") }
+                guard try await JobQueue(db: req.db, core: req.core).retry(try AdminActions.id(req)) else { throw Problem.notFound("failed job") }
                 req.atelier.jobsWaiting.signal()
                 return "The job will run again."
             }

@@ -38,12 +38,12 @@ enum MemberHome {
         let (filters, feed) = try await req.reading { db in
             let filters = try await FeedFilters.resolve(
                 .following, for: user, overriding: .init(preferences: nil), preferences: req.atelier.shoppingPreferences, db: db)
-            return (filters, try await FeedService(db: db, services: req.atelier)
+            return (filters, try await FeedService(db: db, core: req.core)
                 .page(.following, for: user, filters: filters, asOf: nil, cursor: nil, limit: feedSize, visibility: visibility))
         }
-        let media = MediaService(db: req.db, services: req.atelier)
+        let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let ootd = try await PostFeed(db: req.db, core: req.core).friends(of: user, page: PageRequest(limit: 1, cursor: nil))
-        let lists = MomentLists(db: req.db, services: req.atelier)
+        let lists = MomentLists(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let invited = try await lists.openInvitations(userID, limit: momentCount)
         let upcoming = try await lists.upcoming(userID, limit: momentCount)
         let cards = try await MomentWebPages.cards(invited + upcoming, viewer: user, req: req)

@@ -76,7 +76,7 @@ enum SiteWebPages {
         let form = try req.content.decode(ContactForm.self)
         let values = ["email": form.email ?? "", "subject": form.subject ?? "", "message": form.message ?? ""]
         do {
-            _ = try await FeedbackService(db: req.db, services: req.atelier).send(
+            _ = try await FeedbackService(db: req.db, core: req.core, live: req.atelier.live).send(
                 .init(email: form.email, subject: form.subject ?? "", message: form.message ?? ""),
                 from: req.webSessionUser, clientAddress: req.clientAddress)
             Flash.set("success", "Thank you. Your message has reached us; we answer by email.", on: req)
@@ -111,7 +111,7 @@ enum SiteWebPages {
     }
 
     static func feedback(_ req: Request) async throws -> View {
-        let messages = try await FeedbackService(db: req.db, services: req.atelier).recent(limit: 100)
+        let messages = try await FeedbackService(db: req.db, core: req.core, live: req.atelier.live).recent(limit: 100)
         return try await req.renderPage("admin/feedback", FeedbackPage(
             page: PageContext(req, title: "Contact form"),
             messages: messages.map { Row(from: $0.email, subject: $0.subject, message: $0.message, at: day($0.createdAt)) }))

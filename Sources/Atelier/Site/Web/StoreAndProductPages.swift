@@ -72,7 +72,7 @@ enum StoreAndProductPages {
         let access = StoreAccess(db: req.db)
         let store = try await access.visibleStore(slug, to: user)
         let page = try PageRequest(limit: 24, cursor: req.query[String.self, at: "cursor"])
-        let media = MediaService(db: req.db, services: req.atelier)
+        let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let categories = try await PublicCatalogPages.storeCategories(store.requireID(), req: req, media: media)
         let chosen = req.query[String.self, at: "category"].flatMap { raw in categories.first { $0.id == raw.lowercased() } }
         let products = try await ProductCatalog(db: req.db).storeProducts(
@@ -96,7 +96,7 @@ enum StoreAndProductPages {
             let product = try await catalog.visibleProduct(id, to: user)
             return (product, try await catalog.view(product))
         }
-        let media = MediaService(db: req.db, services: req.atelier)
+        let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         if product.isActive {
             let kind: CatalogCounters.Kind = req.query[String.self, at: "via"] == "share" ? .shareVisit : .view
             await req.atelier.catalogCounters.add(kind, productID: id, storeID: product.$store.id)
@@ -122,7 +122,7 @@ enum StoreAndProductPages {
             liked: try await DiscoveryWebRoutes.likes(id, user: user, on: req.db),
             wishlisted: try await WishlistWebPage.contains(id, user: user, on: req.db),
             boards: try await BoardWebPages.options(for: user, req: req),
-            shop: try await ProductShopBox.context(for: view, user: user, on: req.db, services: req.atelier),
+            shop: try await ProductShopBox.context(for: view, user: user, on: req.db, core: req.core, catalogChanges: req.atelier.catalogChanges),
             sizeAdvice: try await SizeAdvice.note(productID: id, for: user, on: req.db)))
     }
 }

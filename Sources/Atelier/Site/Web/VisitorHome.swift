@@ -67,7 +67,7 @@ enum VisitorHome {
                 try await ProductSearch(req, db: db)
                     .run(searched, cursor: cursor, limit: pageSize, facets: false)
             }
-            products = PublicCatalogPages.productCards(cards: results.items, media: MediaService(db: req.db, services: req.atelier))
+            products = PublicCatalogPages.productCards(cards: results.items, media: MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media))
             moreURL = results.nextCursor.map { next in
                 var items = [URLQueryItem(name: "cursor", value: next)]
                 if let asked, place.isVisitor { items = positionItems(asked) + items }

@@ -7,15 +7,15 @@ extension APIHandler {
     func listConnections(_ input: Operations.ListConnections.Input) async throws -> Operations.ListConnections.Output {
         let (req, user) = try await socialCaller()
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
-        let ids = try await ConnectionService(db: req.db, services: services).connections(of: user.requireID(), page: page)
-        let people = try await PeopleDirectory(db: req.db, services: services).people(ids.items, viewer: user.requireID())
+        let ids = try await ConnectionService(db: req.db, core: services.core, mediaLibrary: services.media).connections(of: user.requireID(), page: page)
+        let people = try await PeopleDirectory(db: req.db, core: services.core, mediaLibrary: services.media).people(ids.items, viewer: user.requireID())
         return .ok(.init(body: .json(.init(items: people.map(Components.Schemas.UserSummary.init), nextCursor: ids.nextCursor))))
     }
 
     func disconnect(_ input: Operations.Disconnect.Input) async throws -> Operations.Disconnect.Output {
         let (req, user) = try await socialCaller()
         let otherID = try PathID.parse(input.path.userId, "connection")
-        try await ConnectionService(db: req.db, services: services).disconnect(otherID, from: user.requireID())
+        try await ConnectionService(db: req.db, core: services.core, mediaLibrary: services.media).disconnect(otherID, from: user.requireID())
         return .noContent(.init())
     }
 }

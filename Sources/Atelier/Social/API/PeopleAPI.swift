@@ -9,7 +9,7 @@ extension APIHandler {
         let req = try request()
         let viewerID = try await req.requireCaller().user.requireID()
         let page = try PageRequest(limit: input.query.limit, cursor: nil)
-        let people = try await PeopleDirectory(db: req.db, services: services).search(input.query.q, viewer: viewerID, limit: page.limit)
+        let people = try await PeopleDirectory(db: req.db, core: services.core, mediaLibrary: services.media).search(input.query.q, viewer: viewerID, limit: page.limit)
         return .ok(.init(body: .json(.init(items: people.map(Components.Schemas.UserSummary.init)))))
     }
 
@@ -17,9 +17,9 @@ extension APIHandler {
         let req = try request()
         let viewerID = try await req.requireCaller().user.requireID()
         let page = try PageRequest(limit: input.query.limit, cursor: input.query.cursor)
-        let directory = PeopleDirectory(db: req.db, services: services)
+        let directory = PeopleDirectory(db: req.db, core: services.core, mediaLibrary: services.media)
         let other = try await directory.visibleUser(try PathID.parse(input.path.userId, "user"), to: viewerID)
-        let ids = try await FriendService(db: req.db, services: services).commonFriends(of: viewerID, and: other.requireID(), page: page)
+        let ids = try await FriendService(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).commonFriends(of: viewerID, and: other.requireID(), page: page)
         return .ok(.init(body: .json(.init(
             items: try await directory.people(ids.items, viewer: viewerID).map(Components.Schemas.UserSummary.init),
             nextCursor: ids.nextCursor))))

@@ -8,13 +8,13 @@ extension APIHandler {
         let (req, user) = try await socialCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
         guard let mediaID = UUID(uuidString: body.mediaId) else { throw Problem.invalid("mediaId", "is not an id") }
-        let post = try await PostService(db: req.db, services: services).create(by: user, mediaID: mediaID, caption: body.caption)
+        let post = try await PostService(db: req.db, core: services.core, mediaLibrary: services.media).create(by: user, mediaID: mediaID, caption: body.caption)
         return .created(.init(body: .json(try await postBody(post, viewer: user, req))))
     }
 
     func getPost(_ input: Operations.GetPost.Input) async throws -> Operations.GetPost.Output {
         let (req, user) = try await socialCaller()
-        let post = try await PostService(db: req.db, services: services)
+        let post = try await PostService(db: req.db, core: services.core, mediaLibrary: services.media)
             .visiblePost(try PathID.parse(input.path.postId, "post"), to: user.requireID())
         return .ok(.init(body: .json(try await postBody(post, viewer: user, req))))
     }
@@ -22,7 +22,7 @@ extension APIHandler {
     func updatePost(_ input: Operations.UpdatePost.Input) async throws -> Operations.UpdatePost.Output {
         let (req, user) = try await socialCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
-        let service = PostService(db: req.db, services: services)
+        let service = PostService(db: req.db, core: services.core, mediaLibrary: services.media)
         let post = try await service.ownPost(try PathID.parse(input.path.postId, "post"), of: user.requireID())
         let updated = try await service.updateCaption(post, to: body.caption)
         return .ok(.init(body: .json(try await postBody(updated, viewer: user, req))))
@@ -30,7 +30,7 @@ extension APIHandler {
 
     func deletePost(_ input: Operations.DeletePost.Input) async throws -> Operations.DeletePost.Output {
         let (req, user) = try await socialCaller()
-        let service = PostService(db: req.db, services: services)
+        let service = PostService(db: req.db, core: services.core, mediaLibrary: services.media)
         try await service.delete(try await service.ownPost(try PathID.parse(input.path.postId, "post"), of: user.requireID()))
         return .noContent(.init())
     }
@@ -77,8 +77,8 @@ extension APIHandler {
     }
 
     func postBodies(_ posts: [Post], viewer: User, _ req: Request) async throws -> [Components.Schemas.Post] {
-        let views = try await PostViews(db: req.db, services: services).views(posts, viewer: viewer.requireID())
-        let media = MediaService(db: req.db, services: services)
+        let views = try await PostViews(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).views(posts, viewer: viewer.requireID())
+        let media = MediaService(db: req.db, core: services.core, mediaLibrary: services.media)
         return views.map { Components.Schemas.Post($0, media: media) }
     }
 

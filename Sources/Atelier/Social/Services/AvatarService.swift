@@ -15,9 +15,10 @@ struct AvatarService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
 
-    private var media: MediaService { MediaService(db: db, services: services) }
+    private var media: MediaService { MediaService(db: db, core: core, mediaLibrary: mediaLibrary) }
 
     func history(of user: User) async throws -> History {
         let pictures = try await Media.query(on: db).filter(\.$ownerType == Self.mediaOwnerType)
@@ -38,8 +39,8 @@ struct AvatarService {
                 "This photo is already used elsewhere (a post, an album or the closet). Upload it again to use it as your picture.",
                 field: "mediaId")
         }
-        let now = services.clock.now()
-        try await services.writeTransaction(on: db) { tx in
+        let now = core.clock.now()
+        try await core.writeTransaction(on: db) { tx in
             picture.ownerType = Self.mediaOwnerType
             picture.ownerID = userID
             picture.visibility = Media.Visibility.public.rawValue
@@ -57,7 +58,7 @@ struct AvatarService {
     /// shared by content, the row is the person's own.
     func useCopy(of source: Media, for user: User) async throws -> Media {
         let userID = try user.requireID()
-        let now = services.clock.now()
+        let now = core.clock.now()
         let copy = Media()
         copy.id = .v7(at: now)
         copy.$uploader.id = userID
@@ -74,7 +75,7 @@ struct AvatarService {
         copy.variantsJSON = source.variantsJSON
         copy.createdAt = now
         copy.attachedAt = now
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await copy.create(on: tx)
             user.avatarMediaID = copy.id
             try await user.update(on: tx)

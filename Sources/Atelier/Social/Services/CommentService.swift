@@ -8,11 +8,12 @@ struct CommentService {
     static let maxLength = 1000
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
 
     func add(to post: Post, by author: User, body raw: String) async throws -> PostComment {
         let body = try PlainText.comment(raw, maxLength: Self.maxLength)
-        let now = services.clock.now()
+        let now = core.clock.now()
         let comment = PostComment()
         comment.id = .v7(at: now)
         comment.postID = try post.requireID()
@@ -21,14 +22,14 @@ struct CommentService {
         comment.createdAt = now
         let postPath = comment.postID.idString
         let excerpt = body.count > 80 ? String(body.prefix(79)) + "…" : body
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await comment.create(on: tx)
             try await InboxService.record(.init(
                 recipientID: post.authorID, kind: .comment, actorID: comment.authorID,
                 message: .comment(actor: author.displayName, excerpt: excerpt),
                 link: "atelier://posts/\(postPath)", webPath: "/posts/\(postPath)#comments"), on: tx, now: now)
         }
-        await InboxService.announce(.comment, to: post.authorID, by: comment.authorID, live: services.live)
+        await InboxService.announce(.comment, to: post.authorID, by: comment.authorID, live: live)
         return comment
     }
 

@@ -6,16 +6,17 @@ import SQLKit
 /// by befriending; ended by either person, or by a block.
 struct ConnectionService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
 
     /// Connects `user` and `otherID` after the caller's own check of how they met. Connecting
     /// again changes nothing.
     func connect(_ otherID: UUID, with user: User) async throws {
         let userID = try user.requireID()
         guard otherID != userID else { throw Problem.invalid("userId", "is you; connect with someone else") }
-        _ = try await PeopleDirectory(db: db, services: services).visibleUser(otherID, to: userID)
-        let now = services.clock.now()
-        try await services.writeTransaction(on: db) { tx in
+        _ = try await PeopleDirectory(db: db, core: core, mediaLibrary: mediaLibrary).visibleUser(otherID, to: userID)
+        let now = core.clock.now()
+        try await core.writeTransaction(on: db) { tx in
             // Checked again inside: a block may have landed since.
             guard try await !SocialGraph(db: tx).blockedEitherWay(userID, otherID) else { throw Problem.notFound("user") }
             try await Self.connect(userID, otherID, on: tx, now: now)
@@ -27,7 +28,7 @@ struct ConnectionService {
         if try await SocialGraph(db: db).areFriends(userID, otherID) {
             throw Problem.conflict("You are friends; remove the friend to end the connection.", field: "userId")
         }
-        let removed = try await services.writeTransaction(on: db) { tx in try await Self.disconnect(userID, otherID, on: tx) }
+        let removed = try await core.writeTransaction(on: db) { tx in try await Self.disconnect(userID, otherID, on: tx) }
         guard removed else { throw Problem.notFound("connection") }
     }
 

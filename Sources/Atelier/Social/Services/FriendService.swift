@@ -8,15 +8,17 @@ struct FriendService {
     enum RequestOutcome: Sendable { case requested, friends }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
+    let mediaLibrary: MediaLibrary
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
     private var graph: SocialGraph { SocialGraph(db: db) }
 
     func sendRequest(from sender: User, to recipientID: UUID) async throws -> RequestOutcome {
         let senderID = try sender.requireID()
         guard recipientID != senderID else { throw Problem.invalid("userId", "is you; ask someone else") }
-        _ = try await PeopleDirectory(db: db, services: services).visibleUser(recipientID, to: senderID)
+        _ = try await PeopleDirectory(db: db, core: core, mediaLibrary: mediaLibrary).visibleUser(recipientID, to: senderID)
         if try await graph.hasBlocked(senderID, recipientID) {
             throw Problem.conflict("You blocked this person. Unblock them first.", field: "userId")
         }
@@ -24,7 +26,7 @@ struct FriendService {
             throw Problem.conflict("You are friends already.", field: "userId")
         }
         let now = self.now
-        let state = try await services.writeTransaction(on: db) { tx -> RequestOutcome in
+        let state = try await core.writeTransaction(on: db) { tx -> RequestOutcome in
             let sql = tx.sql
             // Two people asking each other at once: on PostgreSQL both would miss the other's
             // request, so requests between the same two people take turns (SQLite writers already do).
@@ -53,7 +55,7 @@ struct FriendService {
             }
             return .requested
         }
-        await InboxService.announce(state == .friends ? .friendAccepted : .friendRequest, to: recipientID, by: senderID, live: services.live)
+        await InboxService.announce(state == .friends ? .friendAccepted : .friendRequest, to: recipientID, by: senderID, live: live)
         return state
     }
 
@@ -65,14 +67,14 @@ struct FriendService {
     func accept(from senderID: UUID, by recipient: User) async throws {
         let recipientID = try recipient.requireID()
         let now = self.now
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             guard try await deleteRequests(from: senderID, to: recipientID, on: tx) > 0,
                 try await !SocialGraph(db: tx).blockedEitherWay(senderID, recipientID)
             else { throw Problem.notFound("friend request") }
             try await Self.befriend(senderID, recipientID, on: tx, now: now)
             try await InboxService.record(Self.accepted(by: recipient, notifying: senderID), on: tx, now: now)
         }
-        await InboxService.announce(.friendAccepted, to: senderID, by: recipientID, live: services.live)
+        await InboxService.announce(.friendAccepted, to: senderID, by: recipientID, live: live)
     }
 
     func decline(from senderID: UUID, by recipientID: UUID) async throws {
@@ -80,7 +82,7 @@ struct FriendService {
     }
 
     func remove(_ friendID: UUID, of userID: UUID) async throws {
-        let removed = try await services.writeTransaction(on: db) { tx in
+        let removed = try await core.writeTransaction(on: db) { tx in
             try await Self.unfriend(userID, friendID, on: tx)
         }
         guard removed else { throw Problem.notFound("friend") }

@@ -18,13 +18,13 @@ struct InviteLinkService {
     enum Refusal: Error, Sendable { case unknown, used, expired, own }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     func make(by user: User) async throws -> Made {
         let userID = try user.requireID()
-        try await services.rateLimiter.hit("invite-links:\(userID.idString)", Self.perDay)
+        try await core.rateLimiter.hit("invite-links:\(userID.idString)", Self.perDay)
         let token = TokenHash.randomToken()
         let link = InviteLink()
         link.id = .v7(at: now)
@@ -32,8 +32,8 @@ struct InviteLinkService {
         link.inviterID = userID
         link.createdAt = now
         link.expiresAt = now.addingTimeInterval(Self.lifetime)
-        try await services.writeTransaction(on: db) { tx in try await link.create(on: tx) }
-        return Made(token: token, url: "\(services.config.publicBaseURL)/invite/\(token)", expiresAt: link.expiresAt)
+        try await core.writeTransaction(on: db) { tx in try await link.create(on: tx) }
+        return Made(token: token, url: "\(core.config.publicBaseURL)/invite/\(token)", expiresAt: link.expiresAt)
     }
 
     struct Preview: Sendable {
@@ -53,9 +53,9 @@ struct InviteLinkService {
 
     /// Sign-up's part of a link: the new account is connected with the inviter in its own
     /// transaction, or there is no account and the problem names `inviteToken`.
-    static func joining(_ token: String, services: AtelierServices) -> @Sendable (User, any Database) async throws -> Void {
+    static func joining(_ token: String, core: CoreServices) -> @Sendable (User, any Database) async throws -> Void {
         { user, tx in
-            if case .failure(let refusal) = try await InviteLinkService(db: tx, services: services).redeem(token, by: user.requireID(), on: tx) {
+            if case .failure(let refusal) = try await InviteLinkService(db: tx, core: core).redeem(token, by: user.requireID(), on: tx) {
                 throw signUpProblem(refusal)
             }
         }
@@ -84,7 +84,7 @@ struct InviteLinkService {
     /// A signed-in person accepts a link: connected with the inviter, whose id comes back.
     func accept(_ token: String, by user: User) async throws -> UUID {
         let userID = try user.requireID()
-        let result = try await services.writeTransaction(on: db) { tx in try await redeem(token, by: userID, on: tx) }
+        let result = try await core.writeTransaction(on: db) { tx in try await redeem(token, by: userID, on: tx) }
         switch result {
         case .success(let inviterID): return inviterID
         case .failure(let refusal): throw Self.problem(refusal, field: "token")

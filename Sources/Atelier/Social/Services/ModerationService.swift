@@ -8,7 +8,10 @@ struct ModerationService {
     static let maxReason = 500
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
+    let mediaLibrary: MediaLibrary
+    let moderationTargets: ModerationTargets
 
     /// Files a report about something the reporter can see (anything else is a 404).
     func report(by reporter: User, subjectType raw: String, subjectID: UUID, reason rawReason: String) async throws -> Report {
@@ -21,7 +24,7 @@ struct ModerationService {
         guard (1...Self.maxReason).contains(reason.count) else {
             throw Problem.invalid("reason", "must be 1 to \(Self.maxReason) characters")
         }
-        let posts = PostService(db: db, services: services)
+        let posts = PostService(db: db, core: core, mediaLibrary: mediaLibrary)
         let report = Report()
         switch subject {
         case .post:
@@ -34,16 +37,16 @@ struct ModerationService {
         case .comment:
             guard let found = try await PostComment.find(subjectID, on: db) else { throw Problem.notFound("comment") }
             let post = try await posts.visiblePost(found.postID, to: reporterID)
-            let comment = try await CommentService(db: db, services: services).comment(subjectID, on: post, viewer: reporterID)
+            let comment = try await CommentService(db: db, core: core, live: live).comment(subjectID, on: post, viewer: reporterID)
             (report.subjectID, report.subjectAuthorID, report.excerpt) = (comment.id!, comment.authorID, comment.body)
         case .magazineComment, .review:
             let found = try await registeredTarget(subject).find(subjectID, reporterID, db)
             (report.subjectID, report.subjectAuthorID, report.excerpt) = (found.id, found.authorID, found.excerpt)
         case .profile:
-            let user = try await PeopleDirectory(db: db, services: services).visibleUser(subjectID, to: reporterID)
+            let user = try await PeopleDirectory(db: db, core: core, mediaLibrary: mediaLibrary).visibleUser(subjectID, to: reporterID)
             (report.subjectID, report.subjectAuthorID, report.excerpt) = (user.id!, user.id!, "\(user.displayName) (@\(user.username))")
         }
-        let now = services.clock.now()
+        let now = core.clock.now()
         report.id = .v7(at: now)
         report.reporterID = reporterID
         report.subjectType = subject.rawValue
@@ -77,11 +80,10 @@ struct ModerationService {
         if action == .hide, subject == .profile || subject == nil {
             throw Problem.invalid("action", "cannot hide a profile; suspend the account or dismiss the report")
         }
-        let now = services.clock.now()
+        let now = core.clock.now()
         let adminID = try admin.requireID()
-        let services = self.services
-        let registered: ModerationTargets.Target? = if let subject, action == .hide { services.moderationTargets.target(subject) } else { nil }
-        try await services.writeTransaction(on: db) { tx in
+        let registered: ModerationTargets.Target? = if let subject, action == .hide { moderationTargets.target(subject) } else { nil }
+        try await core.writeTransaction(on: db) { tx in
             // Claims every open report on the same thing; if another admin got there first, this
             // report is no longer open and nothing is done twice.
             let claimed = try await tx.sql.raw("""
@@ -100,7 +102,7 @@ struct ModerationService {
                 guard let authorID = report.subjectAuthorID, let author = try await User.find(authorID, on: tx) else {
                     throw Problem.conflict("The account behind this is gone already.")
                 }
-                _ = try await AdminUserService(db: tx, core: services.core).update(author, suspended: true, isEditor: nil, isAdmin: nil, by: admin)
+                _ = try await AdminUserService(db: tx, core: core).update(author, suspended: true, isEditor: nil, isAdmin: nil, by: admin)
             case .dismiss:
                 break
             }
@@ -113,7 +115,7 @@ struct ModerationService {
 
     /// The target another domain registered for `subject` (a magazine comment, a review).
     private func registeredTarget(_ subject: Report.Subject) throws -> ModerationTargets.Target {
-        guard let target = services.moderationTargets.target(subject) else {
+        guard let target = moderationTargets.target(subject) else {
             throw Problem.invalid("subjectType", "\(subject.rawValue) cannot be reported on this server")
         }
         return target

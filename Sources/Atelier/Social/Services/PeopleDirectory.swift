@@ -20,7 +20,8 @@ struct PeopleDirectory {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
 
     private var graph: SocialGraph { SocialGraph(db: db) }
 
@@ -67,7 +68,7 @@ struct PeopleDirectory {
         guard !owners.isEmpty else { return [:] }
         let blockedViewer = viewerID == nil ? [] : Set(try await UserBlock.query(on: db).filter(\.$blockedID == viewerID!)
             .filter(\.$blockerID ~~ Set(owners.values)).all(\.$blockerID))
-        let service = MediaService(db: db, services: services)
+        let service = MediaService(db: db, core: core, mediaLibrary: mediaLibrary)
         var result: [UUID: LinkedImage] = [:]
         for media in try await Media.query(on: db).filter(\.$id ~~ Set(owners.keys)).all() {
             guard let owner = owners[media.id!], !blockedViewer.contains(owner) else { continue }

@@ -8,9 +8,10 @@ struct PostService {
     static let maxCaption = 500
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     /// Posts the photo `mediaID` (an unused upload of the author's) with a caption. A second post
     /// the same day is a 409 saying when posting opens again.
@@ -36,9 +37,8 @@ struct PostService {
         post.day = day.description
         post.timeZone = zone.identifier
         post.createdAt = now
-        let services = self.services
         do {
-            try await services.writeTransaction(on: db) { tx in
+            try await core.writeTransaction(on: db) { tx in
                 // Days only move forward: after a change of time zone the latest post's day may be
                 // today or even "tomorrow" here, and then posting opens after that day.
                 if let latest = try await Post.query(on: tx).filter(\.$authorID == authorID).sort(\.$day, .descending).first(),
@@ -47,7 +47,7 @@ struct PostService {
                 }
                 try await post.create(on: tx)
                 media.visibility = Media.Visibility.private.rawValue
-                try await MediaService(db: tx, services: services).attach(media, ownerType: Post.mediaOwnerType, ownerID: post.id!)
+                try await MediaService(db: tx, core: core, mediaLibrary: mediaLibrary).attach(media, ownerType: Post.mediaOwnerType, ownerID: post.id!)
             }
         } catch let error as any DatabaseError where error.isConstraintFailure {
             // Two posts racing for the same day: the unique (author, day) index let one through.
@@ -87,8 +87,8 @@ struct PostService {
     /// Deletes the post with its reactions, comments and photo.
     func delete(_ post: Post) async throws {
         let media = try await Media.find(post.mediaID, on: db)
-        try await services.writeTransaction(on: db) { tx in try await post.delete(on: tx) }
-        if let media { try await MediaService(db: db, services: services).delete(media) }
+        try await core.writeTransaction(on: db) { tx in try await post.delete(on: tx) }
+        if let media { try await MediaService(db: db, core: core, mediaLibrary: mediaLibrary).delete(media) }
     }
 
     static func validCaption(_ raw: String) throws -> String {

@@ -14,16 +14,18 @@ struct PostViews {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
+    let mediaLibrary: MediaLibrary
 
     func views(_ posts: [Post], viewer viewerID: UUID) async throws -> [View] {
         guard !posts.isEmpty else { return [] }
         let ids = posts.map { $0.id! }
-        let authors = try await PeopleDirectory(db: db, services: services).peopleByID(Array(Set(posts.map(\.authorID))), viewer: viewerID)
+        let authors = try await PeopleDirectory(db: db, core: core, mediaLibrary: mediaLibrary).peopleByID(Array(Set(posts.map(\.authorID))), viewer: viewerID)
         let media = try await Media.query(on: db).filter(\.$id ~~ posts.map(\.mediaID)).all()
         let photos = Dictionary(media.map { ($0.id!, $0) }, uniquingKeysWith: { a, _ in a })
-        let reactions = try await ReactionService(db: db, services: services).summaries(of: ids, viewer: viewerID)
-        let comments = try await CommentService(db: db, services: services).counts(of: ids)
+        let reactions = try await ReactionService(db: db, core: core, live: live).summaries(of: ids, viewer: viewerID)
+        let comments = try await CommentService(db: db, core: core, live: live).counts(of: ids)
         return posts.compactMap { post in
             guard let author = authors[post.authorID], let photo = photos[post.mediaID] else { return nil }
             return View(

@@ -11,7 +11,8 @@ struct ProviderPictureImport {
     static let timeout: TimeAmount = .seconds(5)
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
     let logger: Logger
 
     func importPicture(from url: URL, for user: User) async {
@@ -23,14 +24,14 @@ struct ProviderPictureImport {
                 logger.info("The provider's picture was not fetched", metadata: ["status": "\(response.status.code)"])
                 return
             }
-            let limit = services.media.limits.maxBytes
+            let limit = mediaLibrary.limits.maxBytes
             let body = try await response.body.collect(upTo: limit)
-            let media = MediaService(db: db, services: services)
+            let media = MediaService(db: db, core: core, mediaLibrary: mediaLibrary)
             let stored = try await media.ingest(
                 .init(uploaderID: try user.requireID(), claimed: nil, edits: ImageEdits(), visibility: .public),
                 data: Data(buffer: body))
             do {
-                _ = try await AvatarService(db: db, services: services).use(stored.requireID(), for: user)
+                _ = try await AvatarService(db: db, core: core, mediaLibrary: mediaLibrary).use(stored.requireID(), for: user)
             } catch {
                 try? await media.delete(stored)
                 throw error

@@ -40,15 +40,16 @@ struct ReactionService {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
 
     /// Sets the viewer's reaction to `post` (replacing another kind). The author hears of a
     /// person's first reaction only.
     func react(to post: Post, by user: User, kind: Kind) async throws -> Summary {
         let postID = try post.requireID()
         let userID = try user.requireID()
-        let now = services.clock.now()
-        try await services.writeTransaction(on: db) { tx in
+        let now = core.clock.now()
+        try await core.writeTransaction(on: db) { tx in
             let sql = tx.sql
             let inserted = try await sql.raw("""
                 INSERT INTO \(ident: PostReaction.schema) (id, post_id, user_id, kind, created_at)
@@ -68,7 +69,7 @@ struct ReactionService {
                     on: tx, now: now)
             }
         }
-        await InboxService.announce(.reaction, to: post.authorID, by: userID, live: services.live)
+        await InboxService.announce(.reaction, to: post.authorID, by: userID, live: live)
         return try await summaries(of: [postID], viewer: userID)[postID] ?? Summary(total: 0, counts: [], mine: nil)
     }
 

@@ -33,21 +33,22 @@ struct SocialExport {
     typealias Photo = AccountParts.ExportedPhoto
 
     /// Social's part of "export my data": posts with their photos, comments, friends, blocks.
-    static func register(in parts: AccountParts, services: AtelierServices) {
-        parts.onExport { [unowned services] userID, encoder, db in
-            let collected = try await SocialExport(db: db, services: services).collect(for: userID, encoder: encoder)
+    static func register(in parts: AccountParts, core: CoreServices, live: LiveUpdates) {
+        parts.onExport { userID, encoder, db in
+            let collected = try await SocialExport(db: db, core: core, live: live).collect(for: userID, encoder: encoder)
             return .init(files: collected.files, photos: collected.photos)
         }
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
 
     func collect(for userID: UUID, encoder: JSONEncoder) async throws -> (files: [(String, Data)], photos: [Photo]) {
         let posts = try await Post.query(on: db).filter(\.$authorID == userID).sort(\.$day).all()
         let media = try await Media.query(on: db).filter(\.$id ~~ posts.map(\.mediaID)).all()
         let originals = Dictionary(media.map { ($0.id!, $0) }, uniquingKeysWith: { a, _ in a })
-        let reactions = try await ReactionService(db: db, services: services).summaries(of: posts.map { $0.id! }, viewer: userID)
+        let reactions = try await ReactionService(db: db, core: core, live: live).summaries(of: posts.map { $0.id! }, viewer: userID)
         var photos: [Photo] = []
         let postEntries = posts.map { post -> PostEntry in
             var path: String?

@@ -28,8 +28,8 @@ enum AvatarWebPages {
 
     static func picturePage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
-        let history = try await AvatarService(db: req.db, services: req.atelier).history(of: user)
-        let media = MediaService(db: req.db, services: req.atelier)
+        let history = try await AvatarService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).history(of: user)
+        let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         var person = PeopleDirectory.Person(user: user, relationship: .self)
         person.avatar = history.current.map(media.linked)
         return try await req.renderPage("social/picture", PicturePage(
@@ -59,10 +59,10 @@ enum AvatarWebPages {
                 uploaderID: try user.requireID(),
                 claimed: ImageFormat.claimed(mediaType: file.contentType?.description, filename: file.filename),
                 edits: ImageEdits(crop: try crop.map(MediaParameters.crop), rotate: rotate, whiteBackground: false), visibility: .public)
-            let media = MediaService(db: req.db, services: req.atelier)
+            let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
             let stored = try await media.ingest(upload, body: HTTPBody(Array(file.data.readableBytesView)))
             do {
-                _ = try await AvatarService(db: req.db, services: req.atelier).use(stored.requireID(), for: user)
+                _ = try await AvatarService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).use(stored.requireID(), for: user)
             } catch {
                 try? await media.delete(stored)
                 throw error
@@ -74,7 +74,7 @@ enum AvatarWebPages {
     static func useEarlier(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         return try await req.formAction(redirectTo: "/settings/picture") {
-            _ = try await AvatarService(db: req.db, services: req.atelier).use(try req.pathID("mediaID", "picture"), for: user)
+            _ = try await AvatarService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).use(try req.pathID("mediaID", "picture"), for: user)
             return "This picture is on your profile again."
         }
     }
@@ -82,7 +82,7 @@ enum AvatarWebPages {
     static func remove(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         return try await req.formAction(redirectTo: "/settings/picture") {
-            try await AvatarService(db: req.db, services: req.atelier).clear(for: user)
+            try await AvatarService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).clear(for: user)
             return "Your profile shows your initial now. Your pictures are kept below."
         }
     }
@@ -90,7 +90,7 @@ enum AvatarWebPages {
     static func delete(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         return try await req.formAction(redirectTo: "/settings/picture") {
-            try await AvatarService(db: req.db, services: req.atelier).delete(try req.pathID("mediaID", "picture"), for: user)
+            try await AvatarService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).delete(try req.pathID("mediaID", "picture"), for: user)
             return "The picture is deleted."
         }
     }

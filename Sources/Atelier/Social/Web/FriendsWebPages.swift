@@ -42,8 +42,8 @@ enum FriendsWebPages {
     static func friendsPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
         let userID = try user.requireID()
-        let directory = PeopleDirectory(db: req.db, services: req.atelier)
-        let friends = FriendService(db: req.db, services: req.atelier)
+        let directory = PeopleDirectory(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
+        let friends = FriendService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media)
         let query = (req.query[String.self, at: "q"] ?? "").trimmingCharacters(in: .whitespaces)
         var results: [PersonCard]?
         if !query.isEmpty {
@@ -52,7 +52,7 @@ enum FriendsWebPages {
         let incoming = try await friends.incoming(to: userID, page: PageRequest(limit: 50, cursor: nil))
         let outgoing = try await friends.outgoing(from: userID, page: PageRequest(limit: 50, cursor: nil))
         let list = try await friends.friends(of: userID, page: PageRequest(limit: 60, cursor: req.query[String.self, at: "cursor"]))
-        let connected = try await ConnectionService(db: req.db, services: req.atelier).connections(of: userID, page: PageRequest(limit: 100, cursor: nil))
+        let connected = try await ConnectionService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).connections(of: userID, page: PageRequest(limit: 100, cursor: nil))
         return try await req.renderPage("social/friends", FriendsPage(
             page: PageContext(req, title: "Friends"),
             back: query.isEmpty ? "/friends" : "/friends?q=\(query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")",
@@ -67,7 +67,7 @@ enum FriendsWebPages {
     static func blockedPage(_ req: Request) async throws -> View {
         let userID = try req.requireWebUser().requireID()
         let ids = try await BlockService(db: req.db, core: req.core).blocked(by: userID, page: PageRequest(limit: 100, cursor: nil))
-        let people = try await PeopleDirectory(db: req.db, services: req.atelier).people(ids.items, viewer: userID)
+        let people = try await PeopleDirectory(db: req.db, core: req.core, mediaLibrary: req.atelier.media).people(ids.items, viewer: userID)
         return try await req.renderPage("social/blocked", BlockedPage(page: PageContext(req, title: "Blocked people"), people: people.map(PersonCard.init)))
     }
 
@@ -82,7 +82,7 @@ enum FriendsWebPages {
 
     static func requestFriend(_ req: Request) async throws -> Response {
         try await act(req) { user, otherID, req in
-            switch try await FriendService(db: req.db, services: req.atelier).sendRequest(from: user, to: otherID) {
+            switch try await FriendService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).sendRequest(from: user, to: otherID) {
             case .friends: "You are friends now."
             case .requested: "Friend request sent."
             }
@@ -91,35 +91,35 @@ enum FriendsWebPages {
 
     static func disconnect(_ req: Request) async throws -> Response {
         try await act(req) { user, otherID, req in
-            try await ConnectionService(db: req.db, services: req.atelier).disconnect(otherID, from: user.requireID())
+            try await ConnectionService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).disconnect(otherID, from: user.requireID())
             return "No longer connected."
         }
     }
 
     static func accept(_ req: Request) async throws -> Response {
         try await act(req) { user, otherID, req in
-            try await FriendService(db: req.db, services: req.atelier).accept(from: otherID, by: user)
+            try await FriendService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).accept(from: otherID, by: user)
             return "You are friends now."
         }
     }
 
     static func decline(_ req: Request) async throws -> Response {
         try await act(req) { user, otherID, req in
-            try await FriendService(db: req.db, services: req.atelier).decline(from: otherID, by: user.requireID())
+            try await FriendService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).decline(from: otherID, by: user.requireID())
             return "Request declined."
         }
     }
 
     static func cancel(_ req: Request) async throws -> Response {
         try await act(req) { user, otherID, req in
-            try await FriendService(db: req.db, services: req.atelier).cancelRequest(from: user.requireID(), to: otherID)
+            try await FriendService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).cancelRequest(from: user.requireID(), to: otherID)
             return "Request withdrawn."
         }
     }
 
     static func unfriend(_ req: Request) async throws -> Response {
         try await act(req) { user, otherID, req in
-            try await FriendService(db: req.db, services: req.atelier).remove(otherID, of: user.requireID())
+            try await FriendService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).remove(otherID, of: user.requireID())
             return "Removed from your friends."
         }
     }
@@ -145,7 +145,7 @@ enum FriendsWebPages {
         let back = AccountsWebRoutes.safeNext(form.back) ?? "/ootd"
         return try await req.formAction(redirectTo: back) {
             guard let id = UUID(uuidString: form.subjectID) else { throw Problem.notFound("subject") }
-            _ = try await ModerationService(db: req.db, services: req.atelier)
+            _ = try await ModerationService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media, moderationTargets: req.atelier.moderationTargets)
                 .report(by: user, subjectType: form.subjectType, subjectID: id, reason: form.reason)
             return "Thank you. An admin will look at it."
         }

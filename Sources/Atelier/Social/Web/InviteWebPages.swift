@@ -26,7 +26,7 @@ enum InviteWebPages {
     static func make(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         do {
-            let made = try await InviteLinkService(db: req.db, services: req.atelier).make(by: user)
+            let made = try await InviteLinkService(db: req.db, core: req.core).make(by: user)
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_GB")
             formatter.dateStyle = .long
@@ -42,7 +42,7 @@ enum InviteWebPages {
     /// Signed out, the sign-up form carrying the link; signed in, an offer to connect.
     static func open(_ req: Request) async throws -> Response {
         let token = req.parameters.get("token") ?? ""
-        let result = try await InviteLinkService(db: req.db, services: req.atelier).preview(token)
+        let result = try await InviteLinkService(db: req.db, core: req.core).preview(token)
         guard let viewer = req.webSessionUser else {
             guard case .success(let preview) = result else {
                 return try await refused(req, token: token, result: result)
@@ -54,7 +54,7 @@ enum InviteWebPages {
         guard case .success(let preview) = result, preview.inviter.id != viewer.id else {
             return try await refused(req, token: token, result: result)
         }
-        let person = try await PeopleDirectory(db: req.db, services: req.atelier).person(preview.inviter.requireID(), viewer: viewer.requireID())
+        let person = try await PeopleDirectory(db: req.db, core: req.core, mediaLibrary: req.atelier.media).person(preview.inviter.requireID(), viewer: viewer.requireID())
         return try await req.renderPage("social/invite", AcceptPage(
             page: PageContext(req, title: "Invitation from \(preview.inviter.displayName)"), token: token,
             inviter: person.map(PersonCard.init), refusal: nil)).encodeResponse(for: req)
@@ -64,7 +64,7 @@ enum InviteWebPages {
         let user = try req.requireWebUser()
         let token = req.parameters.get("token") ?? ""
         return try await req.formAction(redirectTo: "/friends") {
-            let inviterID = try await InviteLinkService(db: req.db, services: req.atelier).accept(token, by: user)
+            let inviterID = try await InviteLinkService(db: req.db, core: req.core).accept(token, by: user)
             let name = try await User.find(inviterID, on: req.db)?.displayName ?? "them"
             return "You and \(name) are connected: you can invite each other to moments."
         }

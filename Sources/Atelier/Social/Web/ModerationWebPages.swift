@@ -31,15 +31,15 @@ enum ModerationWebPages {
     static func queue(_ req: Request) async throws -> View {
         let admin = try req.requireWebUser()
         let open = req.query[String.self, at: "status"] != "resolved"
-        let page = try await ModerationService(db: req.db, services: req.atelier)
+        let page = try await ModerationService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media, moderationTargets: req.atelier.moderationTargets)
             .queue(open: open, page: PageRequest(limit: 50, cursor: req.query[String.self, at: "cursor"]))
         let ids = page.items.flatMap { [$0.reporterID] + ($0.subjectAuthorID.map { [$0] } ?? []) }
-        let names = try await PeopleDirectory(db: req.db, services: req.atelier).peopleByID(ids, viewer: admin.requireID())
+        let names = try await PeopleDirectory(db: req.db, core: req.core, mediaLibrary: req.atelier.media).peopleByID(ids, viewer: admin.requireID())
             .mapValues { "\($0.user.displayName) (@\($0.user.username))" }
         let postIDs = page.items.filter { $0.subjectType == "post" || $0.subjectType == "photo" }.map(\.subjectID)
         let posts = postIDs.isEmpty ? [] : try await Post.query(on: req.db).filter(\.$id ~~ postIDs).all()
         let photos = posts.isEmpty ? [] : try await Media.query(on: req.db).filter(\.$id ~~ posts.map(\.mediaID)).all()
-        let mediaService = MediaService(db: req.db, services: req.atelier)
+        let mediaService = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         var images: [UUID: WebImage] = [:]
         for post in posts {
             images[post.id!] = WebImage(photos.first { $0.id == post.mediaID }, alt: "Reported photo", service: mediaService, preferredWidth: 270)
@@ -60,7 +60,7 @@ enum ModerationWebPages {
     static func resolve(_ req: Request) async throws -> Response {
         try await AdminActions.act(req, back: "/admin/reports") { admin in
             let action = try req.content.get(String.self, at: "action")
-            _ = try await ModerationService(db: req.db, services: req.atelier).resolve(try AdminActions.id(req), action: action, by: admin)
+            _ = try await ModerationService(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media, moderationTargets: req.atelier.moderationTargets).resolve(try AdminActions.id(req), action: action, by: admin)
             return action == "dismiss" ? "Report dismissed." : action == "hide" ? "Hidden from everyone but its author." : "Account suspended."
         }
     }

@@ -87,10 +87,10 @@ enum PostWebPages {
             let upload = MediaService.Upload(
                 uploaderID: try user.requireID(), claimed: ImageFormat.claimed(mediaType: file.contentType?.description, filename: file.filename),
                 edits: ImageEdits(crop: nil, rotate: 0, whiteBackground: false), visibility: .private)
-            let media = MediaService(db: req.db, services: req.atelier)
+            let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
             let stored = try await media.ingest(upload, body: HTTPBody(Array(file.data.readableBytesView)))
             do {
-                _ = try await PostService(db: req.db, services: req.atelier).create(by: user, mediaID: stored.requireID(), caption: form.caption)
+                _ = try await PostService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).create(by: user, mediaID: stored.requireID(), caption: form.caption)
             } catch {
                 try? await media.delete(stored)
                 throw error
@@ -102,9 +102,9 @@ enum PostWebPages {
     static func postPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
         let post = try await visiblePost(req, user: user)
-        let comments = try await CommentService(db: req.db, services: req.atelier)
+        let comments = try await CommentService(db: req.db, core: req.core, live: req.atelier.live)
             .list(on: post, viewer: user.requireID(), page: PageRequest(limit: 50, cursor: req.query[String.self, at: "cursor"]))
-        let authors = try await PeopleDirectory(db: req.db, services: req.atelier).peopleByID(comments.items.map(\.authorID), viewer: user.requireID())
+        let authors = try await PeopleDirectory(db: req.db, core: req.core, mediaLibrary: req.atelier.media).peopleByID(comments.items.map(\.authorID), viewer: user.requireID())
         guard let card = try await cards([post], viewer: user, req: req).first else { throw Problem.notFound("post") }
         return try await req.renderPage("social/post", PostPage(
             page: PageContext(req, title: "\(card.author.displayName) · \(card.day)"), post: card,
@@ -122,7 +122,7 @@ enum PostWebPages {
         let post = try await visiblePost(req, user: user)
         return try await req.formAction(redirectTo: "/posts/\(post.id!.idString)") {
             let kind = try ReactionService.Kind.parse((try? req.content.get(String.self, at: "kind")) ?? "")
-            let service = ReactionService(db: req.db, services: req.atelier)
+            let service = ReactionService(db: req.db, core: req.core, live: req.atelier.live)
             let current = try await service.summaries(of: [post.id!], viewer: user.requireID())[post.id!]?.mine
             if current == kind {
                 _ = try await service.unreact(to: post, by: user.requireID())
@@ -137,7 +137,7 @@ enum PostWebPages {
         let user = try req.requireWebUser()
         let post = try await visiblePost(req, user: user)
         return try await req.formAction(redirectTo: "/posts/\(post.id!.idString)#comments") {
-            _ = try await CommentService(db: req.db, services: req.atelier).add(to: post, by: user, body: (try? req.content.get(String.self, at: "body")) ?? "")
+            _ = try await CommentService(db: req.db, core: req.core, live: req.atelier.live).add(to: post, by: user, body: (try? req.content.get(String.self, at: "body")) ?? "")
             return nil
         }
     }
@@ -147,7 +147,7 @@ enum PostWebPages {
         let post = try await visiblePost(req, user: user)
         guard let commentID = req.parameters.get("commentID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("comment") }
         return try await req.formAction(redirectTo: "/posts/\(post.id!.idString)#comments") {
-            let service = CommentService(db: req.db, services: req.atelier)
+            let service = CommentService(db: req.db, core: req.core, live: req.atelier.live)
             try await service.delete(try await service.comment(commentID, on: post, viewer: user.requireID()), on: post, by: user.requireID())
             return "Comment deleted."
         }
@@ -155,7 +155,7 @@ enum PostWebPages {
 
     static func editCaption(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
-        let service = PostService(db: req.db, services: req.atelier)
+        let service = PostService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let post = try await service.ownPost(try postID(req), of: user.requireID())
         return try await req.formAction(redirectTo: "/posts/\(post.id!.idString)") {
             _ = try await service.updateCaption(post, to: (try? req.content.get(String.self, at: "caption")) ?? "")
@@ -165,7 +165,7 @@ enum PostWebPages {
 
     static func delete(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
-        let service = PostService(db: req.db, services: req.atelier)
+        let service = PostService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         let post = try await service.ownPost(try postID(req), of: user.requireID())
         try await service.delete(post)
         Flash.set("success", "Post deleted. You may post again today.", on: req)
@@ -173,8 +173,8 @@ enum PostWebPages {
     }
 
     static func cards(_ posts: [Post], viewer: User, req: Request) async throws -> [PostCard] {
-        let views = try await PostViews(db: req.db, services: req.atelier).views(posts, viewer: viewer.requireID())
-        let media = MediaService(db: req.db, services: req.atelier)
+        let views = try await PostViews(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).views(posts, viewer: viewer.requireID())
+        let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         return views.map { view in
             let id = view.post.id!.idString
             let counts = Dictionary(view.reactions.counts.map { ($0.kind, $0.count) }, uniquingKeysWith: +)
@@ -196,6 +196,6 @@ enum PostWebPages {
     }
 
     private static func visiblePost(_ req: Request, user: User) async throws -> Post {
-        try await PostService(db: req.db, services: req.atelier).visiblePost(try postID(req), to: user.requireID())
+        try await PostService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).visiblePost(try postID(req), to: user.requireID())
     }
 }

@@ -19,7 +19,7 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
         guard let day = LocalDay(body.date), day.year >= 1970 else { throw Problem.invalid("date", "is not a date that exists (YYYY-MM-DD)") }
         guard let outfitID = UUID(uuidString: body.outfitId) else { throw Problem.invalid("outfitId", "is not an id") }
-        let outfit = try await OutfitService(db: req.db, services: services).own(outfitID, of: user.requireID())
+        let outfit = try await OutfitService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).own(outfitID, of: user.requireID())
         let planned = try await WardrobeCalendar(db: req.db, core: services.core).plan(outfit, on: day, note: body.note)
         return .created(.init(body: .json(WardrobeMapping.entry(planned.plan, warning: planned.warning))))
     }

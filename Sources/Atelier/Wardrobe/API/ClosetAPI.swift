@@ -13,7 +13,7 @@ extension APIHandler {
             archived: q.archived, text: q.q)
         let page = try await ClosetList(db: req.db)
             .items(of: user.requireID(), filters: filters, sort: q.sort?.rawValue, limit: q.limit, cursor: q.cursor)
-        let mapping = WardrobeMapping(db: req.db, services: services)
+        let mapping = WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media)
         return .ok(.init(body: .json(.init(items: try await mapping.items(page.items), nextCursor: page.nextCursor))))
     }
 
@@ -21,7 +21,7 @@ extension APIHandler {
         let (req, user) = try await socialCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
         let draft = try Self.closetDraft(body.fields)
-        let service = ClosetService(db: req.db, services: services)
+        let service = ClosetService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages)
         let sources = [body.photos != nil, body.productId != nil, body.orderLineId != nil, body.gtin != nil].filter { $0 }.count
         guard sources == 1 else { throw Problem.invalid("body", "give exactly one of photos, productId, orderLineId or gtin") }
         let items: [ClosetItem]
@@ -44,41 +44,41 @@ extension APIHandler {
         } else {
             items = [try await service.addBarcode(body.gtin ?? "", draft: draft, owner: user)]
         }
-        let mapping = WardrobeMapping(db: req.db, services: services)
+        let mapping = WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media)
         return .created(.init(body: .json(.init(items: try await mapping.items(items)))))
     }
 
     func getClosetItem(_ input: Operations.GetClosetItem.Input) async throws -> Operations.GetClosetItem.Output {
         let (req, item) = try await ownClosetItem(input.path.itemId)
         let days = try await WearLog(db: req.db, core: services.core).days(of: item.requireID())
-        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).item(item, wornOn: days))))
+        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).item(item, wornOn: days))))
     }
 
     func updateClosetItem(_ input: Operations.UpdateClosetItem.Input) async throws -> Operations.UpdateClosetItem.Output {
         let (req, item) = try await ownClosetItem(input.path.itemId)
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
         let user = try await req.requireCaller().user
-        let updated = try await ClosetService(db: req.db, services: services).update(item, draft: try Self.closetDraft(body), owner: user)
-        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).item(updated))))
+        let updated = try await ClosetService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).update(item, draft: try Self.closetDraft(body), owner: user)
+        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).item(updated))))
     }
 
     func deleteClosetItem(_ input: Operations.DeleteClosetItem.Input) async throws -> Operations.DeleteClosetItem.Output {
         let (req, item) = try await ownClosetItem(input.path.itemId)
-        try await ClosetService(db: req.db, services: services).delete(item)
+        try await ClosetService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).delete(item)
         return .noContent(.init())
     }
 
     func archiveClosetItem(_ input: Operations.ArchiveClosetItem.Input) async throws -> Operations.ArchiveClosetItem.Output {
         let (req, item) = try await ownClosetItem(input.path.itemId)
         let reason = input.query.reason.flatMap { ClosetItem.ArchiveReason(rawValue: $0.rawValue) }
-        let archived = try await ClosetService(db: req.db, services: services).archive(item, reason: reason)
-        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).item(archived))))
+        let archived = try await ClosetService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).archive(item, reason: reason)
+        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).item(archived))))
     }
 
     func unarchiveClosetItem(_ input: Operations.UnarchiveClosetItem.Input) async throws -> Operations.UnarchiveClosetItem.Output {
         let (req, item) = try await ownClosetItem(input.path.itemId)
-        let restored = try await ClosetService(db: req.db, services: services).unarchive(item)
-        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).item(restored))))
+        let restored = try await ClosetService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).unarchive(item)
+        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).item(restored))))
     }
 
     func redoClosetCutout(_ input: Operations.RedoClosetCutout.Input) async throws -> Operations.RedoClosetCutout.Output {
@@ -89,8 +89,8 @@ extension APIHandler {
             mask = id
         }
         let user = try await req.requireCaller().user
-        let pending = try await ClosetService(db: req.db, services: services).redoCutout(item, maskMediaID: mask, owner: user)
-        return .accepted(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).item(pending))))
+        let pending = try await ClosetService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).redoCutout(item, maskMediaID: mask, owner: user)
+        return .accepted(.init(body: .json(try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).item(pending))))
     }
 
     func logClosetWear(_ input: Operations.LogClosetWear.Input) async throws -> Operations.LogClosetWear.Output {
@@ -99,8 +99,8 @@ extension APIHandler {
         let day = try WearLog.checkWornDay(input.query.date, owner: user, now: services.clock.now())
         let log = WearLog(db: req.db, core: services.core)
         try await log.log([item.requireID()], on: day, outfitID: nil, ownerID: item.ownerID)
-        let fresh = try await ClosetService(db: req.db, services: services).own(item.requireID(), of: item.ownerID)
-        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).item(fresh, wornOn: try await log.days(of: fresh.requireID())))))
+        let fresh = try await ClosetService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).own(item.requireID(), of: item.ownerID)
+        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).item(fresh, wornOn: try await log.days(of: fresh.requireID())))))
     }
 
     func removeClosetWear(_ input: Operations.RemoveClosetWear.Input) async throws -> Operations.RemoveClosetWear.Output {
@@ -108,15 +108,15 @@ extension APIHandler {
         guard let day = LocalDay(input.path.date) else { throw Problem.invalid("date", "is not a date that exists (YYYY-MM-DD)") }
         let log = WearLog(db: req.db, core: services.core)
         guard try await log.remove(item.requireID(), on: day) else { throw Problem.notFound("wear") }
-        let fresh = try await ClosetService(db: req.db, services: services).own(item.requireID(), of: item.ownerID)
-        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).item(fresh, wornOn: try await log.days(of: fresh.requireID())))))
+        let fresh = try await ClosetService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).own(item.requireID(), of: item.ownerID)
+        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).item(fresh, wornOn: try await log.days(of: fresh.requireID())))))
     }
 
     func getClosetStats(_ input: Operations.GetClosetStats.Input) async throws -> Operations.GetClosetStats.Output {
         let (req, user) = try await socialCaller()
         let today = LocalDay(services.clock.now(), in: LocalDay.zone(user.timeZone))
         let stats = try await ClosetStats(db: req.db).stats(of: user.requireID(), today: today)
-        let mapping = WardrobeMapping(db: req.db, services: services)
+        let mapping = WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media)
         return .ok(.init(body: .json(.init(
             itemCount: stats.itemCount, byType: stats.byType.map { .init(key: $0.0, count: $0.1) },
             byColour: stats.byColour.map { .init(key: $0.0, count: $0.1) },
@@ -127,7 +127,7 @@ extension APIHandler {
 
     func ownClosetItem(_ rawID: String) async throws -> (Request, ClosetItem) {
         let (req, user) = try await socialCaller()
-        let item = try await ClosetService(db: req.db, services: services).own(try PathID.parse(rawID, "closet item"), of: user.requireID())
+        let item = try await ClosetService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).own(try PathID.parse(rawID, "closet item"), of: user.requireID())
         return (req, item)
     }
 

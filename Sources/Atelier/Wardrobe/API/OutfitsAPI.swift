@@ -6,49 +6,49 @@ import Vapor
 extension APIHandler {
     func listMyOutfits(_ input: Operations.ListMyOutfits.Input) async throws -> Operations.ListMyOutfits.Output {
         let (req, user) = try await socialCaller()
-        let page = try await OutfitService(db: req.db, services: services)
+        let page = try await OutfitService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages)
             .list(of: user.requireID(), page: PageRequest(limit: input.query.limit, cursor: input.query.cursor))
-        let items = try await WardrobeMapping(db: req.db, services: services).outfits(page.items, viewerID: user.requireID())
+        let items = try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).outfits(page.items, viewerID: user.requireID())
         return .ok(.init(body: .json(.init(items: items, nextCursor: page.nextCursor))))
     }
 
     func createOutfit(_ input: Operations.CreateOutfit.Input) async throws -> Operations.CreateOutfit.Output {
         let (req, user) = try await socialCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
-        let outfit = try await OutfitService(db: req.db, services: services).create(try Self.outfitDraft(body), owner: user)
-        return .created(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).outfit(outfit, viewerID: user.requireID()))))
+        let outfit = try await OutfitService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).create(try Self.outfitDraft(body), owner: user)
+        return .created(.init(body: .json(try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).outfit(outfit, viewerID: user.requireID()))))
     }
 
     func getOutfit(_ input: Operations.GetOutfit.Input) async throws -> Operations.GetOutfit.Output {
         let (req, user) = try await socialCaller()
-        let outfit = try await OutfitService(db: req.db, services: services)
+        let outfit = try await OutfitService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages)
             .visible(try PathID.parse(input.path.outfitId, "outfit"), to: user.requireID())
-        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).outfit(outfit, viewerID: user.requireID()))))
+        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).outfit(outfit, viewerID: user.requireID()))))
     }
 
     func updateOutfit(_ input: Operations.UpdateOutfit.Input) async throws -> Operations.UpdateOutfit.Output {
         let (req, user, outfit) = try await ownOutfit(input.path.outfitId)
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
-        let updated = try await OutfitService(db: req.db, services: services).update(outfit, draft: try Self.outfitDraft(body))
-        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).outfit(updated, viewerID: user.requireID()))))
+        let updated = try await OutfitService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).update(outfit, draft: try Self.outfitDraft(body))
+        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).outfit(updated, viewerID: user.requireID()))))
     }
 
     func deleteOutfit(_ input: Operations.DeleteOutfit.Input) async throws -> Operations.DeleteOutfit.Output {
         let (req, _, outfit) = try await ownOutfit(input.path.outfitId)
-        try await OutfitService(db: req.db, services: services).delete(outfit)
+        try await OutfitService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).delete(outfit)
         return .noContent(.init())
     }
 
     func pinOutfit(_ input: Operations.PinOutfit.Input) async throws -> Operations.PinOutfit.Output {
         let (req, user, outfit) = try await ownOutfit(input.path.outfitId)
-        let pinned = try await OutfitService(db: req.db, services: services).setPinned(outfit, true)
-        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).outfit(pinned, viewerID: user.requireID()))))
+        let pinned = try await OutfitService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).setPinned(outfit, true)
+        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).outfit(pinned, viewerID: user.requireID()))))
     }
 
     func unpinOutfit(_ input: Operations.UnpinOutfit.Input) async throws -> Operations.UnpinOutfit.Output {
         let (req, user, outfit) = try await ownOutfit(input.path.outfitId)
-        let unpinned = try await OutfitService(db: req.db, services: services).setPinned(outfit, false)
-        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, services: services).outfit(unpinned, viewerID: user.requireID()))))
+        let unpinned = try await OutfitService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).setPinned(outfit, false)
+        return .ok(.init(body: .json(try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).outfit(unpinned, viewerID: user.requireID()))))
     }
 
     func markOutfitWorn(_ input: Operations.MarkOutfitWorn.Input) async throws -> Operations.MarkOutfitWorn.Output {
@@ -64,8 +64,8 @@ extension APIHandler {
         guard try await User.find(ownerID, on: req.db) != nil,
             try await !SocialGraph(db: req.db).blockedEitherWay(ownerID, user.requireID())
         else { throw Problem.notFound("person") }
-        let outfits = try await OutfitService(db: req.db, services: services).pinned(of: ownerID, viewer: user.requireID())
-        let items = try await WardrobeMapping(db: req.db, services: services).outfits(outfits, viewerID: user.requireID())
+        let outfits = try await OutfitService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).pinned(of: ownerID, viewer: user.requireID())
+        let items = try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).outfits(outfits, viewerID: user.requireID())
         return .ok(.init(body: .json(.init(items: items, nextCursor: nil))))
     }
 
@@ -88,7 +88,7 @@ extension APIHandler {
         let suggestions = try await OutfitSuggestions(db: req.db).suggest(for: user.requireID(), today: today, .init(
             temperature: q.temperature, season: season, occasion: q.occasion.flatMap { Outfit.Occasion(rawValue: $0.rawValue) },
             restDays: restDays, limit: limit))
-        let mapping = WardrobeMapping(db: req.db, services: services)
+        let mapping = WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media)
         var items: [Components.Schemas.OutfitSuggestion] = []
         for suggestion in suggestions {
             items.append(.init(items: try await mapping.items(suggestion.items), reasons: suggestion.reasons))
@@ -98,7 +98,7 @@ extension APIHandler {
 
     func ownOutfit(_ rawID: String) async throws -> (Request, User, Outfit) {
         let (req, user) = try await socialCaller()
-        let outfit = try await OutfitService(db: req.db, services: services).own(try PathID.parse(rawID, "outfit"), of: user.requireID())
+        let outfit = try await OutfitService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).own(try PathID.parse(rawID, "outfit"), of: user.requireID())
         return (req, user, outfit)
     }
 

@@ -59,7 +59,7 @@ extension APIHandler {
         let ids = entries.map(\.closetItemID)
         let items = ids.isEmpty ? [:] : Dictionary(uniqueKeysWithValues: try await ClosetItem.query(on: req.db).filter(\.$id ~~ ids).all().map { ($0.id!, $0) })
         let present = entries.filter { items[$0.closetItemID] != nil }
-        let bodies = try await WardrobeMapping(db: req.db, services: services).items(present.compactMap { items[$0.closetItemID] })
+        let bodies = try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).items(present.compactMap { items[$0.closetItemID] })
         return .init(
             id: list.id!.idString, name: list.name, from: list.fromDay, to: list.toDay, outfitIds: list.outfitIDs.map(\.idString),
             items: zip(present, bodies).map { .init(item: $1, packed: $0.packed) }, packedCount: present.filter(\.packed).count)

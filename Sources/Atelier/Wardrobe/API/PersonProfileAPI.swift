@@ -7,11 +7,11 @@ extension APIHandler {
     func getUserProfile(_ input: Operations.GetUserProfile.Input) async throws -> Operations.GetUserProfile.Output {
         let req = try request()
         let viewerID = try await req.requireCaller().user.requireID()
-        let profile = try await PeopleDirectory(db: req.db, services: services)
+        let profile = try await PeopleDirectory(db: req.db, core: services.core, mediaLibrary: services.media)
             .profile(try PathID.parse(input.path.userId, "user"), viewer: viewerID)
         let user = profile.person.user
-        let pinned = try await OutfitService(db: req.db, services: services).pinned(of: user.requireID(), viewer: viewerID)
-        let pinnedOutfits = try await WardrobeMapping(db: req.db, services: services).outfits(pinned, viewerID: viewerID)
+        let pinned = try await OutfitService(db: req.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).pinned(of: user.requireID(), viewer: viewerID)
+        let pinnedOutfits = try await WardrobeMapping(db: req.db, core: services.core, live: services.live, mediaLibrary: services.media).outfits(pinned, viewerID: viewerID)
         return .ok(.init(body: .json(.init(
             id: user.id!.idString, displayName: user.displayName, username: user.username, about: user.about,
             avatar: profile.person.avatar.map(Components.Schemas.Image.init), relationship: .init(profile.person.relationship), pinnedOutfits: pinnedOutfits, friendCount: profile.friendCount,

@@ -12,7 +12,7 @@ extension APIHandler {
         let itemIDs = SearchParameters.ids(body.closetItemIds, "closetItemIds", into: &errors)
         let productIDs = SearchParameters.ids(body.productIds, "productIds", into: &errors)
         try errors.throwIfAny()
-        let png = try await TryOn(db: req.db, services: services).render(ownerID: user.requireID(), closetItemIDs: itemIDs, productIDs: productIDs)
+        let png = try await TryOn(db: req.db, core: services.core, mediaLibrary: services.media).render(ownerID: user.requireID(), closetItemIDs: itemIDs, productIDs: productIDs)
         return .ok(.init(body: .png(HTTPBody(png))))
     }
 

@@ -8,7 +8,7 @@ extension APIHandler {
     func createRecap(_ input: Operations.CreateRecap.Input) async throws -> Operations.CreateRecap.Output {
         let (req, user) = try await socialCaller()
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, detail: "Send JSON.") }
-        let recap = try await RecapMaker(db: req.db, services: services)
+        let recap = try await RecapMaker(db: req.db, core: services.core, mediaLibrary: services.media)
             .make(ownerID: user.requireID(), month: body.month, year: body.year, visibility: body.visibility?.rawValue)
         return .created(.init(body: .json(try await recapBody(recap, req))))
     }

@@ -5,9 +5,11 @@ import Foundation
 /// Wardrobe values as the API shows them. Media rows are read in one query per answer.
 struct WardrobeMapping {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
+    let mediaLibrary: MediaLibrary
 
-    private var media: MediaService { MediaService(db: db, services: services) }
+    private var media: MediaService { MediaService(db: db, core: core, mediaLibrary: mediaLibrary) }
 
     func mediaByID(_ ids: [UUID?]) async throws -> [UUID: Media] {
         let wanted = Array(Set(ids.compactMap { $0 }))
@@ -52,8 +54,8 @@ struct WardrobeMapping {
             }
         }
         let found = try await mediaByID(outfits.map(\.renderMediaID) + items.values.flatMap { [$0.cutoutMediaID, $0.photoMediaID] } + productPhoto.values.map { $0 })
-        let likes = try await OutfitLikes(db: db, services: services).states(of: outfits.map { $0.id! }, viewer: viewerID)
-        let owners = try await PeopleDirectory(db: db, services: services).peopleByID(Array(Set(outfits.map(\.ownerID))), viewer: viewerID)
+        let likes = try await OutfitLikes(db: db, core: core, live: live).states(of: outfits.map { $0.id! }, viewer: viewerID)
+        let owners = try await PeopleDirectory(db: db, core: core, mediaLibrary: mediaLibrary).peopleByID(Array(Set(outfits.map(\.ownerID))), viewer: viewerID)
         let service = media
         return outfits.map { outfit in
             let pieces = (piecesByOutfit[outfit.id!] ?? []).map { piece -> Components.Schemas.OutfitPiece in

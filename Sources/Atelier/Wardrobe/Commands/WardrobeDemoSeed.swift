@@ -35,14 +35,14 @@ struct WardrobeDemoSeed {
         let ownerID = try shopper.requireID()
         guard try await ClosetItem.query(on: app.db).filter(\.$ownerID == ownerID).count() == 0 else { return 0 }
         let services = app.atelier
-        let media = MediaService(db: app.db, services: services)
+        let media = MediaService(db: app.db, core: services.core, mediaLibrary: services.media)
         var sources: [ClosetService.PhotoSource] = []
         for (type, colour, shape, _, _) in Self.garments {
             let upload = MediaService.Upload(uploaderID: ownerID, claimed: .jpeg, edits: .init(), visibility: .private)
             let stored = try await media.ingest(upload, body: HTTPBody(Array(try Self.photo(type: type, colour: colour, shape: shape))))
             sources.append(.init(mediaID: try stored.requireID(), maskMediaID: nil))
         }
-        let closet = ClosetService(db: app.db, services: services)
+        let closet = ClosetService(db: app.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages)
         var items: [ClosetItem] = []
         for start in stride(from: 0, to: sources.count, by: ClosetService.maxPhotosAtOnce) {
             let batch = Array(sources[start..<min(sources.count, start + ClosetService.maxPhotosAtOnce)])
@@ -57,7 +57,7 @@ struct WardrobeDemoSeed {
             draft.size = .some(garment.0 == "shoes" ? "39" : garment.0 == "jeans" ? "29/32" : "M")
             _ = try await closet.update(item, draft: draft, owner: shopper)
         }
-        try await WardrobeImageQueue(db: app.db, services: services).drain()
+        try await WardrobeImageQueue(db: app.db, core: services.core, mediaLibrary: services.media).drain()
 
         var made: [Outfit] = []
         for (name, occasion, indices) in Self.outfits {
@@ -66,10 +66,10 @@ struct WardrobeDemoSeed {
             draft.occasion = .some(occasion)
             draft.visibility = made.count < 2 ? "friends" : "private"
             draft.pieces = indices.map { .init(closetItemID: items[$0].id!) }
-            made.append(try await OutfitService(db: app.db, services: services).create(draft, owner: shopper))
+            made.append(try await OutfitService(db: app.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).create(draft, owner: shopper))
         }
-        try await WardrobeImageQueue(db: app.db, services: services).drain()
-        _ = try await OutfitService(db: app.db, services: services).setPinned(made[0], true)
+        try await WardrobeImageQueue(db: app.db, core: services.core, mediaLibrary: services.media).drain()
+        _ = try await OutfitService(db: app.db, core: services.core, mediaLibrary: services.media, wardrobeImages: services.wardrobeImages).setPinned(made[0], true)
 
         // A month of wearing: an outfit every other day, the next three days planned.
         let calendar = WardrobeCalendar(db: app.db, core: services.core)

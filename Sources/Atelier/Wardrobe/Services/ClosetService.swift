@@ -7,9 +7,11 @@ import SQLKit
 /// answers quickly and a crash mid-way leaves pending items that the queue picks up again.
 struct ClosetService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
+    let wardrobeImages: WakeSignal
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     struct PhotoSource: Sendable {
         var mediaID: UUID
@@ -44,10 +46,9 @@ struct ClosetService {
             item.cutoutStatus = ClosetItem.CutoutStatus.pending.rawValue
             items.append(item)
         }
-        let services = self.services
         let now = self.now
         let created = items
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             for (item, photo) in zip(created, photos) {
                 // Uploads first: one that does not exist is a 404, not a foreign-key failure of the item.
                 try await Self.claimUpload(photo.mediaID, field: "photos.mediaId", for: item, uploader: ownerID, now: now, on: tx)
@@ -57,7 +58,7 @@ struct ClosetService {
                 try await item.create(on: tx)
             }
         }
-        services.wardrobeImagesWaiting()
+        wardrobeImages.signal()
         return items
     }
 
@@ -133,19 +134,19 @@ struct ClosetService {
         item.photoMediaID = try await ProductPhoto.query(on: db).filter(\.$product.$id == item.productID!).sort(\.$position).first()?.$media.id
         item.cutoutStatus = (item.photoMediaID == nil ? ClosetItem.CutoutStatus.none : .pending).rawValue
         try await draft.apply(to: item, today: try await today(owner), on: db)
-        try await services.writeTransaction(on: db) { tx in try await item.create(on: tx) }
-        services.wardrobeImagesWaiting()
+        try await core.writeTransaction(on: db) { tx in try await item.create(on: tx) }
+        wardrobeImages.signal()
         return item
     }
 
     func update(_ item: ClosetItem, draft: ClosetItemDraft, owner: User) async throws -> ClosetItem {
         try await draft.apply(to: item, today: try await today(owner), on: db)
         item.updatedAt = now
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await item.save(on: tx)
             try await OutfitRenderMarks.itemChanged(try item.requireID(), on: tx, now: item.updatedAt)
         }
-        services.wardrobeImagesWaiting()
+        wardrobeImages.signal()
         return item
     }
 
@@ -153,7 +154,7 @@ struct ClosetService {
         item.archivedAt = item.archivedAt ?? now
         item.archiveReason = reason?.rawValue
         item.updatedAt = now
-        try await services.writeTransaction(on: db) { tx in try await item.save(on: tx) }
+        try await core.writeTransaction(on: db) { tx in try await item.save(on: tx) }
         return item
     }
 
@@ -161,7 +162,7 @@ struct ClosetService {
         item.archivedAt = nil
         item.archiveReason = nil
         item.updatedAt = now
-        try await services.writeTransaction(on: db) { tx in try await item.save(on: tx) }
+        try await core.writeTransaction(on: db) { tx in try await item.save(on: tx) }
         return item
     }
 
@@ -175,25 +176,25 @@ struct ClosetService {
         item.cutoutClaimedAt = nil
         item.updatedAt = now
         if let maskMediaID { item.maskMediaID = maskMediaID }
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             if let maskMediaID {
                 try await Self.claimUpload(maskMediaID, field: "maskMediaId", for: item, uploader: ownerID, now: now, on: tx)
             }
             try await item.save(on: tx)
         }
-        services.wardrobeImagesWaiting()
+        wardrobeImages.signal()
         return item
     }
 
     /// The item, its wears and its outfit pieces go in one transaction; then its own media.
     func delete(_ item: ClosetItem) async throws {
         let itemID = try item.requireID()
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await OutfitRenderMarks.itemChanged(itemID, on: tx, now: self.now)
             try await item.delete(on: tx)
         }
-        services.wardrobeImagesWaiting()
-        try await MediaService(db: db, services: services).deleteOwned(ownerType: ClosetItem.mediaOwnerType, ownerID: itemID)
+        wardrobeImages.signal()
+        try await MediaService(db: db, core: core, mediaLibrary: mediaLibrary).deleteOwned(ownerType: ClosetItem.mediaOwnerType, ownerID: itemID)
     }
 
     func today(_ owner: User) async throws -> LocalDay { LocalDay(now, in: LocalDay.zone(owner.timeZone)) }

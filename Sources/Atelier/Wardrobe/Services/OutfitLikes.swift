@@ -11,15 +11,16 @@ struct OutfitLikes {
     }
 
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
 
     /// `outfit` must be one `user` may see (`OutfitService.visible`).
     func like(_ outfit: Outfit, by user: User) async throws -> State {
         let outfitID = try outfit.requireID()
         let userID = try user.requireID()
         guard outfit.ownerID != userID else { throw Problem.conflict("You cannot like your own outfit.", field: "outfitId") }
-        let now = services.clock.now()
-        let inserted = try await services.writeTransaction(on: db) { tx in
+        let now = core.clock.now()
+        let inserted = try await core.writeTransaction(on: db) { tx in
             let rows = try await tx.sql.raw("""
                 INSERT INTO \(ident: OutfitLike.schema) (id, outfit_id, user_id, created_at)
                 VALUES (\(bind: UUID.v7(at: now)), \(bind: outfitID), \(bind: userID), \(bind: now))
@@ -33,13 +34,13 @@ struct OutfitLikes {
                 on: tx, now: now)
             return true
         }
-        if inserted { await InboxService.announce(.reaction, to: outfit.ownerID, by: userID, live: services.live) }
+        if inserted { await InboxService.announce(.reaction, to: outfit.ownerID, by: userID, live: live) }
         return try await states(of: [outfitID], viewer: userID)[outfitID] ?? State(liked: false, count: 0)
     }
 
     func unlike(_ outfit: Outfit, by userID: UUID) async throws -> State {
         let outfitID = try outfit.requireID()
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await OutfitLike.query(on: tx).filter(\.$outfitID == outfitID).filter(\.$userID == userID).delete()
         }
         return try await states(of: [outfitID], viewer: userID)[outfitID] ?? State(liked: false, count: 0)

@@ -6,6 +6,6 @@ struct OutfitReminderJob: JobKind {
     static let maxAttempts = 3
 
     func run(_ payload: RecurringSlot, context: JobContext) async throws {
-        _ = try await OutfitReminders(db: context.db, services: context.services).sendDue()
+        _ = try await OutfitReminders(db: context.db, core: context.core, live: context.parts.get(LiveUpdates.self)).sendDue()
     }
 }

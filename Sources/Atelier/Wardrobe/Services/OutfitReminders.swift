@@ -7,14 +7,15 @@ import SQLKit
 /// instance, a no-op). A day that has passed is not reminded late; worn plans need no reminder.
 struct OutfitReminders {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let live: LiveUpdates
 
     static let hour = 7
 
     /// Sends every reminder that is due now; returns how many went out.
     @discardableResult
     func sendDue() async throws -> Int {
-        let now = services.clock.now()
+        let now = core.clock.now()
         // Every zone's "today" lies within a day of UTC's.
         let utcToday = LocalDay(now, in: LocalDay.utc)
         let candidates = try await OutfitPlan.query(on: db).filter(\.$remindedAt == nil).filter(\.$wornAt == nil)
@@ -36,7 +37,7 @@ struct OutfitReminders {
             let planID = try plan.requireID()
             let outfitID = try outfit.requireID()
             let message = NotificationMessage.outfitReminder(outfit: outfit.name, note: plan.note)
-            let recorded = try await services.writeTransaction(on: db) { tx -> Bool in
+            let recorded = try await core.writeTransaction(on: db) { tx -> Bool in
                 let claimed = try await tx.sql.raw("""
                     UPDATE \(ident: OutfitPlan.schema) SET reminded_at = \(bind: now)
                     WHERE id = \(bind: planID) AND reminded_at IS NULL AND worn_at IS NULL RETURNING id
@@ -49,7 +50,7 @@ struct OutfitReminders {
             }
             if recorded {
                 sent += 1
-                await InboxService.announce(.outfitReminder, to: plan.ownerID, by: nil, live: services.live)
+                await InboxService.announce(.outfitReminder, to: plan.ownerID, by: nil, live: live)
             }
         }
         return sent

@@ -6,9 +6,11 @@ import SQLKit
 /// others per its visibility (friends: friends only), never anyone blocked either way.
 struct OutfitService {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
+    let wardrobeImages: WakeSignal
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     func create(_ draft: OutfitDraft, owner: User) async throws -> Outfit {
         let ownerID = try owner.requireID()
@@ -25,36 +27,36 @@ struct OutfitService {
         outfit.updatedAt = now
         guard draft.pieces != nil else { throw Problem.invalid("pieces", "an outfit has 1 to \(OutfitDraft.maxPieces) pieces") }
         let pieces = try await draft.apply(to: outfit, ownerID: ownerID, on: db) ?? []
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await outfit.create(on: tx)
             try await Self.replacePieces(of: outfit, with: pieces, on: tx, now: outfit.createdAt)
         }
-        services.wardrobeImagesWaiting()
+        wardrobeImages.signal()
         return outfit
     }
 
     func update(_ outfit: Outfit, draft: OutfitDraft) async throws -> Outfit {
         let pieces = try await draft.apply(to: outfit, ownerID: outfit.ownerID, on: db)
         outfit.updatedAt = now
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await outfit.save(on: tx)
             if let pieces { try await Self.replacePieces(of: outfit, with: pieces, on: tx, now: outfit.updatedAt) }
         }
-        services.wardrobeImagesWaiting()
+        wardrobeImages.signal()
         return try await reload(outfit)
     }
 
     func delete(_ outfit: Outfit) async throws {
         let outfitID = try outfit.requireID()
-        try await services.writeTransaction(on: db) { tx in try await outfit.delete(on: tx) }
-        try await MediaService(db: db, services: services).deleteOwned(ownerType: Outfit.mediaOwnerType, ownerID: outfitID)
+        try await core.writeTransaction(on: db) { tx in try await outfit.delete(on: tx) }
+        try await MediaService(db: db, core: core, mediaLibrary: mediaLibrary).deleteOwned(ownerType: Outfit.mediaOwnerType, ownerID: outfitID)
     }
 
     /// Pins to the profile at the end of the row, or unpins and closes the gap.
     func setPinned(_ outfit: Outfit, _ pinned: Bool) async throws -> Outfit {
         let outfitID = try outfit.requireID()
         let ownerID = outfit.ownerID
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             let sql = tx.sql
             guard let fresh = try await Outfit.find(outfitID, on: tx) else { throw Problem.notFound("outfit") }
             if pinned {

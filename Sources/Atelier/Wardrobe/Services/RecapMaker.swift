@@ -8,7 +8,8 @@ import VipsShim
 /// worn, as an animated WebP (libvips writes it), 540 × 675 a frame, 1.2 s each.
 struct RecapMaker {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
 
     static let maxFrames = 60
     static let frameWidth = 540
@@ -30,8 +31,8 @@ struct RecapMaker {
                 detail: "No outfit with a picture was marked worn in \(period).")
         }
 
-        let media = MediaService(db: db, services: services)
-        let work = services.media.scratch.url.appendingPathComponent("recap-\(UUID().uuidString)")
+        let media = MediaService(db: db, core: core, mediaLibrary: mediaLibrary)
+        let work = mediaLibrary.scratch.url.appendingPathComponent("recap-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         var frames: [URL] = []
@@ -43,13 +44,13 @@ struct RecapMaker {
         }
         let output = work.appendingPathComponent("recap.webp")
         let files = frames
-        try await services.media.imageWorkers.run { try Self.animate(files, to: output) }
+        try await mediaLibrary.imageWorkers.run { try Self.animate(files, to: output) }
         let data = try Data(contentsOf: output)
         let hash = Hex.lowercase(SHA256.hash(data: data))
         let key = MediaKeys.original(hash: hash, format: "webp")
-        try await services.media.store.put(key: key, file: output, contentType: "image/webp")
+        try await mediaLibrary.store.put(key: key, file: output, contentType: "image/webp")
 
-        let now = services.clock.now()
+        let now = core.clock.now()
         let stored = Media()
         stored.id = .v7(at: now)
         stored.$uploader.id = ownerID
@@ -77,7 +78,7 @@ struct RecapMaker {
         recap.visibility = visibility
         recap.createdAt = now
         stored.ownerID = recap.id
-        try await services.writeTransaction(on: db) { tx in
+        try await core.writeTransaction(on: db) { tx in
             try await stored.create(on: tx)
             try await recap.create(on: tx)
         }

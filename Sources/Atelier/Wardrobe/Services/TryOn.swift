@@ -6,7 +6,8 @@ import Foundation
 /// thread); nothing is stored.
 struct TryOn {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
 
     static let maxPieces = 8
 
@@ -25,8 +26,8 @@ struct TryOn {
         }
         try errors.throwIfAny()
 
-        let media = MediaService(db: db, services: services)
-        let work = services.media.scratch.url.appendingPathComponent("tryon-\(UUID().uuidString)")
+        let media = MediaService(db: db, core: core, mediaLibrary: mediaLibrary)
+        let work = mediaLibrary.scratch.url.appendingPathComponent("tryon-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         var pieces: [(file: URL, slot: ClosetItem.Slot)] = []
@@ -48,6 +49,6 @@ struct TryOn {
         let profile = try await SizeProfile.query(on: db).filter(\.$userID == ownerID).first()
         let drawn = pieces
         let folder = work
-        return try await services.media.imageWorkers.run { try Mannequin.render(drawn, profile: profile, workDirectory: folder) }
+        return try await mediaLibrary.imageWorkers.run { try Mannequin.render(drawn, profile: profile, workDirectory: folder) }
     }
 }

@@ -9,13 +9,14 @@ import SQLKit
 /// several instances never draw the same thing at once.
 struct WardrobeImageQueue {
     let db: any Database
-    let services: AtelierServices
+    let core: CoreServices
+    let mediaLibrary: MediaLibrary
 
     static let claimLifetime: TimeInterval = 120
     static let maxAttempts = 3
     private static let logger = Logger(label: "atelier.wardrobe")
 
-    private var now: Date { services.clock.now() }
+    private var now: Date { core.clock.now() }
 
     /// Works until nothing is pending; returns how many cut-outs and renders it finished.
     @discardableResult
@@ -43,7 +44,7 @@ struct WardrobeImageQueue {
         let candidates = try await db.sql.raw("""
             SELECT id FROM \(ident: table) WHERE \(ident: status) = 'pending'
               AND (\(ident: claimedAt) IS NULL OR \(ident: claimedAt) < \(bind: stale))
-            ORDER BY \(ident: order) LIMIT \(literal: services.media.imageWorkers.threads * 2)
+            ORDER BY \(ident: order) LIMIT \(literal: mediaLibrary.imageWorkers.threads * 2)
             """).all().map { try $0.decode(column: "id", as: UUID.self) }
         var claimed: [UUID] = []
         for id in candidates {
@@ -69,8 +70,8 @@ struct WardrobeImageQueue {
             try await db.sql.raw("UPDATE \(ident: ClosetItem.schema) SET cutout_status = 'none' WHERE id = \(bind: itemID)").run()
             return
         }
-        let media = MediaService(db: db, services: services)
-        let work = services.media.scratch.url.appendingPathComponent("cutout-\(UUID().uuidString)")
+        let media = MediaService(db: db, core: core, mediaLibrary: mediaLibrary)
+        let work = mediaLibrary.scratch.url.appendingPathComponent("cutout-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let photoFile = work.appendingPathComponent("photo")
@@ -83,7 +84,7 @@ struct WardrobeImageQueue {
         let cutout: Cutout
         do {
             let (photoFile, maskFile) = (photoFile, maskFile)
-            cutout = try await services.media.imageWorkers.run { try GarmentCutout.cutOut(photo: photoFile, deviceMask: maskFile) }
+            cutout = try await mediaLibrary.imageWorkers.run { try GarmentCutout.cutOut(photo: photoFile, deviceMask: maskFile) }
         } catch let problem as Problem {
             // The photo itself is the trouble (no garment found): trying again gives the same.
             Self.logger.info("Cut-out of closet item \(itemID) failed: \(problem.detail ?? problem.title)")
@@ -95,7 +96,7 @@ struct WardrobeImageQueue {
         let previous = item.cutoutMediaID
         let storedID = try stored.requireID()
         let now = self.now
-        let kept = try await services.writeTransaction(on: db) { tx -> Bool in
+        let kept = try await core.writeTransaction(on: db) { tx -> Bool in
             // Only if the item still waits for this cut-out (it may have been deleted or redone).
             let updated = try await tx.sql.raw("""
                 UPDATE \(ident: ClosetItem.schema) SET cutout_status = 'ready', cutout_media_id = \(bind: storedID), cutout_claimed_at = NULL,
@@ -109,7 +110,7 @@ struct WardrobeImageQueue {
                 fresh.type = GarmentTypeGuess.from(width: cutout.width, height: cutout.height).rawValue
             }
             try await fresh.save(on: tx)
-            try await MediaService(db: tx, services: services).attach(stored, ownerType: ClosetItem.mediaOwnerType, ownerID: itemID)
+            try await MediaService(db: tx, core: core, mediaLibrary: mediaLibrary).attach(stored, ownerType: ClosetItem.mediaOwnerType, ownerID: itemID)
             try await OutfitRenderMarks.itemChanged(itemID, on: tx, now: now)
             return true
         }
@@ -120,8 +121,8 @@ struct WardrobeImageQueue {
     private func render(_ outfitID: UUID) async throws {
         guard let outfit = try await Outfit.find(outfitID, on: db) else { return }
         let drawnVersion = outfit.renderVersion
-        let media = MediaService(db: db, services: services)
-        let work = services.media.scratch.url.appendingPathComponent("render-\(UUID().uuidString)")
+        let media = MediaService(db: db, core: core, mediaLibrary: mediaLibrary)
+        let work = mediaLibrary.scratch.url.appendingPathComponent("render-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         var layers: [OutfitCanvas.Layer] = []
@@ -132,11 +133,11 @@ struct WardrobeImageQueue {
             layers.append(.init(file: file, x: piece.x, y: piece.y, scale: piece.scale, rotation: piece.rotation))
         }
         let drawnLayers = layers
-        let png = try await services.media.imageWorkers.run { try OutfitCanvas.render(drawnLayers) }
+        let png = try await mediaLibrary.imageWorkers.run { try OutfitCanvas.render(drawnLayers) }
         let stored = try await media.ingest(.init(uploaderID: outfit.ownerID, claimed: .png, edits: .init(), visibility: .private), data: png)
         let storedID = try stored.requireID()
         let previous = outfit.renderMediaID
-        let kept = try await services.writeTransaction(on: db) { tx -> Bool in
+        let kept = try await core.writeTransaction(on: db) { tx -> Bool in
             // A change since the drawing began made it pending again: that change's drawing wins.
             let updated = try await tx.sql.raw("""
                 UPDATE \(ident: Outfit.schema) SET render_status = 'ready', render_media_id = \(bind: storedID), render_claimed_at = NULL
@@ -144,7 +145,7 @@ struct WardrobeImageQueue {
                 RETURNING id
                 """).all()
             guard !updated.isEmpty else { return false }
-            try await MediaService(db: tx, services: services).attach(stored, ownerType: Outfit.mediaOwnerType, ownerID: outfitID)
+            try await MediaService(db: tx, core: core, mediaLibrary: mediaLibrary).attach(stored, ownerType: Outfit.mediaOwnerType, ownerID: outfitID)
             return true
         }
         if !kept { try await media.delete(stored) }

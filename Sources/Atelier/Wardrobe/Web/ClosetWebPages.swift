@@ -47,7 +47,7 @@ enum ClosetWebPages {
     static func addOrderLine(_ req: Request) async throws -> Response {
         let user = try req.requireWebUser()
         let lineID = try req.pathID("lineID", "order line")
-        let service = ClosetService(db: req.db, services: req.atelier)
+        let service = ClosetService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages)
         if let item = try await service.itemFrom(orderLine: lineID, owner: user.requireID()) {
             Flash.set("success", "This piece is in your closet already.", on: req)
             return req.redirect(to: "/closet/items/\(item.id!.idString)")
@@ -81,7 +81,7 @@ enum ClosetWebPages {
             let files = (try req.content.decode(Form.self).photos ?? []).filter { $0.data.readableBytes > 0 }
             guard !files.isEmpty else { throw Problem.invalid("photos", "choose one or more photos of garments") }
             guard files.count <= ClosetService.maxPhotosAtOnce else { throw Problem.invalid("photos", "at most \(ClosetService.maxPhotosAtOnce) at once") }
-            let media = MediaService(db: req.db, services: req.atelier)
+            let media = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
             var stored: [Media] = []
             do {
                 for file in files {
@@ -90,10 +90,10 @@ enum ClosetWebPages {
                         edits: ImageEdits(), visibility: .private)
                     stored.append(try await media.ingest(upload, body: HTTPBody(Array(file.data.readableBytesView))))
                 }
-                _ = try await ClosetService(db: req.db, services: req.atelier)
+                _ = try await ClosetService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages)
                     .addPhotos(stored.map { .init(mediaID: $0.id!, maskMediaID: nil) }, draft: ClosetItemDraft(), owner: user)
             } catch {
-                for media in stored { try? await MediaService(db: req.db, services: req.atelier).delete(media) }
+                for media in stored { try? await MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media).delete(media) }
                 throw error
             }
             return files.count == 1 ? "Added. The cut-out is on its way." : "Added \(files.count) items. Their cut-outs are on their way."
@@ -119,7 +119,7 @@ enum ClosetWebPages {
         let item = try await ownItem(req, user: user)
         let card = try await ClosetCard.cards([item], req: req)[0]
         let wornOn = try await WearLog(db: req.db, core: req.core).days(of: item.requireID())
-        let today = try await ClosetService(db: req.db, services: req.atelier).today(user)
+        let today = try await ClosetService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).today(user)
         func money(_ minor: Int?) -> String? {
             guard let minor, let currency = item.currency else { return nil }
             return String(format: "%.2f %@", Double(minor) / 100, currency)
@@ -153,7 +153,7 @@ enum ClosetWebPages {
             }
             var draft = ClosetItemDraft()
             draft.favourite = favourite
-            _ = try await ClosetService(db: req.db, services: req.atelier).update(item, draft: draft, owner: user)
+            _ = try await ClosetService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).update(item, draft: draft, owner: user)
             return favourite ? "Added to your favourites." : "Taken out of your favourites."
         }
     }
@@ -178,7 +178,7 @@ enum ClosetWebPages {
                 }
             }
             draft.notes = form.notes
-            _ = try await ClosetService(db: req.db, services: req.atelier).update(item, draft: draft, owner: user)
+            _ = try await ClosetService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).update(item, draft: draft, owner: user)
             return "Saved."
         }
     }
@@ -188,13 +188,13 @@ enum ClosetWebPages {
         let item = try await ownItem(req, user: user)
         return try await req.formAction(redirectTo: "/closet") {
             let reason = (try? req.content.get(String.self, at: "reason")).flatMap(ClosetItem.ArchiveReason.init(rawValue:))
-            _ = try await ClosetService(db: req.db, services: req.atelier).archive(item, reason: reason)
+            _ = try await ClosetService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).archive(item, reason: reason)
             return "Archived; it no longer counts in your closet."
         }
     }
 
     static func ownItem(_ req: Request, user: User) async throws -> ClosetItem {
         guard let id = req.parameters.get("itemID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("closet item") }
-        return try await ClosetService(db: req.db, services: req.atelier).own(id, of: user.requireID())
+        return try await ClosetService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).own(id, of: user.requireID())
     }
 }

@@ -27,7 +27,7 @@ enum OutfitLikeWebPages {
 
     /// The page of an outfit that is not the viewer's; 404 unless they may see it.
     static func sharedOutfitPage(_ req: Request, outfitID: UUID, viewer: User) async throws -> View {
-        let outfit = try await OutfitService(db: req.db, services: req.atelier).visible(outfitID, to: viewer.requireID())
+        let outfit = try await OutfitService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).visible(outfitID, to: viewer.requireID())
         return try await req.renderPage("wardrobe/outfit-shared", SharedOutfitPage(
             page: PageContext(req, title: outfit.name), outfit: try await OutfitCard.cards([outfit], req: req)[0],
             back: "/outfits/\(outfitID.idString)"))
@@ -59,10 +59,10 @@ enum OutfitLikeWebPages {
     private static func setLiked(_ req: Request, _ liked: Bool) async throws -> Response {
         let user = try req.requireWebUser()
         guard let id = req.parameters.get("outfitID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("outfit") }
-        let outfit = try await OutfitService(db: req.db, services: req.atelier).visible(id, to: user.requireID())
+        let outfit = try await OutfitService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).visible(id, to: user.requireID())
         let back = (try? req.content.get(String.self, at: "back")).flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil }
         return try await req.formAction(redirectTo: back ?? "/outfits/\(id.idString)") {
-            let likes = OutfitLikes(db: req.db, services: req.atelier)
+            let likes = OutfitLikes(db: req.db, core: req.core, live: req.atelier.live)
             _ = liked ? try await likes.like(outfit, by: user) : try await likes.unlike(outfit, by: user.requireID())
             return nil
         }

@@ -55,7 +55,7 @@ enum OutfitWebPages {
 
     static func listPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
-        let page = try await OutfitService(db: req.db, services: req.atelier).list(of: user.requireID(), page: PageRequest(limit: 100, cursor: nil))
+        let page = try await OutfitService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).list(of: user.requireID(), page: PageRequest(limit: 100, cursor: nil))
         return try await req.renderPage("wardrobe/outfits", ListPage(page: PageContext(req, title: "My outfits"), outfits: try await OutfitCard.cards(page.items, req: req)))
     }
 
@@ -91,7 +91,7 @@ enum OutfitWebPages {
                 draft.pieces = (form.itemIds ?? "").split(separator: ",").compactMap { UUID(uuidString: String($0)) }.map { .init(closetItemID: $0) }
             }
             guard draft.pieces?.isEmpty == false else { throw Problem.invalid("pieces", "drag at least one item onto the canvas") }
-            created = try await OutfitService(db: req.db, services: req.atelier).create(draft, owner: user)
+            created = try await OutfitService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).create(draft, owner: user)
             return "Saved. Its picture is being drawn."
         }
         if let created { return req.redirect(to: "/outfits/\(created.id!.idString)") }
@@ -108,7 +108,7 @@ enum OutfitWebPages {
         let itemIDs = pieces.compactMap(\.closetItemID)
         let items = itemIDs.isEmpty ? [] : try await ClosetItem.query(on: req.db).filter(\.$id ~~ itemIDs).all()
         let plans = try await OutfitPlan.query(on: req.db).filter(\.$outfitID == outfit.requireID()).sort(\.$day, .descending).limit(30).all()
-        let today = try await ClosetService(db: req.db, services: req.atelier).today(user)
+        let today = try await ClosetService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).today(user)
         return try await req.renderPage("wardrobe/outfit", OutfitPage(
             page: PageContext(req, title: outfit.name), outfit: try await OutfitCard.cards([outfit], req: req)[0],
             pieces: try await ClosetCard.cards(items, req: req), tomorrow: today.next.description, today: today.description,
@@ -146,7 +146,7 @@ enum OutfitWebPages {
         let user = try req.requireWebUser()
         let outfit = try await ownOutfit(req, user: user)
         return try await req.formAction(redirectTo: "/outfits/\(outfit.id!.idString)") {
-            let pinned = try await OutfitService(db: req.db, services: req.atelier).setPinned(outfit, outfit.pinnedPosition == nil)
+            let pinned = try await OutfitService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).setPinned(outfit, outfit.pinnedPosition == nil)
             return pinned.pinnedPosition == nil ? "Unpinned from your profile." : "Pinned to your profile."
         }
     }
@@ -154,7 +154,7 @@ enum OutfitWebPages {
     static func suggestionsPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
         let temperature = req.query[String.self, at: "temperature"].flatMap(Double.init).flatMap { $0.isFinite && abs($0) <= 60 ? $0 : nil }
-        let today = try await ClosetService(db: req.db, services: req.atelier).today(user)
+        let today = try await ClosetService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).today(user)
         let suggestions = try await OutfitSuggestions(db: req.db).suggest(for: user.requireID(), today: today, .init(
             temperature: temperature, season: OutfitSuggestions.season(of: today), occasion: nil, restDays: 3, limit: 6))
         var rows: [SuggestionRow] = []
@@ -169,7 +169,7 @@ enum OutfitWebPages {
 
     static func ownOutfit(_ req: Request, user: User) async throws -> Outfit {
         guard let id = req.parameters.get("outfitID").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("outfit") }
-        return try await OutfitService(db: req.db, services: req.atelier).own(id, of: user.requireID())
+        return try await OutfitService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).own(id, of: user.requireID())
     }
 }
 

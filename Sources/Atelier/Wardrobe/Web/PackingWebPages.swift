@@ -36,7 +36,7 @@ enum PackingWebPages {
     static func indexPage(_ req: Request) async throws -> View {
         let user = try req.requireWebUser()
         let lists = try await PackingService(db: req.db, core: req.core).lists(of: user.requireID())
-        let outfits = try await OutfitService(db: req.db, services: req.atelier).list(of: user.requireID(), page: PageRequest(limit: 100, cursor: nil)).items
+        let outfits = try await OutfitService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).list(of: user.requireID(), page: PageRequest(limit: 100, cursor: nil)).items
         return try await req.renderPage("wardrobe/packing", IndexPage(
             page: PageContext(req, title: "Packing lists"),
             lists: lists.map { ListRow(id: $0.id!.idString, name: $0.name, dates: dates($0)) },
@@ -86,7 +86,7 @@ enum PackingWebPages {
         let user = try req.requireWebUser()
         let outfit = try await OutfitWebPages.ownOutfit(req, user: user)
         let pieces = try await OutfitPieces(db: req.db).pieces(of: outfit.requireID())
-        let png = try await TryOn(db: req.db, services: req.atelier)
+        let png = try await TryOn(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
             .render(ownerID: user.requireID(), closetItemIDs: pieces.compactMap(\.closetItemID), productIDs: pieces.compactMap(\.productID))
         var headers = HTTPHeaders()
         headers.contentType = .png

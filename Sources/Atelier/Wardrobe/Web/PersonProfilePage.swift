@@ -23,13 +23,13 @@ enum PersonProfilePage {
 
     static func profilePage(_ req: Request) async throws -> View {
         let userID = try req.requireWebUser().requireID()
-        let profile = try await PeopleDirectory(db: req.db, services: req.atelier).profile(try FriendsWebPages.personID(req), viewer: userID)
+        let profile = try await PeopleDirectory(db: req.db, core: req.core, mediaLibrary: req.atelier.media).profile(try FriendsWebPages.personID(req), viewer: userID)
         return try await req.renderPage("social/profile", ProfilePage(
             page: PageContext(req, title: profile.person.user.displayName), back: "/people/\(profile.person.user.id!.idString)",
             person: PersonCard(profile.person),
             about: profile.person.user.about, friendCount: profile.friendCount, postCount: profile.postCount,
             commonFriendCount: profile.commonFriendCount, isSelf: profile.person.user.id == userID,
             pinnedOutfits: try await OutfitCard.cards(
-                try await OutfitService(db: req.db, services: req.atelier).pinned(of: profile.person.user.requireID(), viewer: userID), req: req)))
+                try await OutfitService(db: req.db, core: req.core, mediaLibrary: req.atelier.media, wardrobeImages: req.atelier.wardrobeImages).pinned(of: profile.person.user.requireID(), viewer: userID), req: req)))
     }
 }

@@ -37,7 +37,7 @@ enum RecapWebPages {
         let month = (try? req.content.get(String.self, at: "month")) ?? ""
         var made: Recap?
         let response = try await req.formAction(redirectTo: "/calendar?month=\(month.prefix(7).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")") {
-            made = try await RecapMaker(db: req.db, services: req.atelier)
+            made = try await RecapMaker(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
                 .make(ownerID: user.requireID(), month: month, year: nil, visibility: try? req.content.get(String.self, at: "visibility"))
             return "Your recap is ready."
         }

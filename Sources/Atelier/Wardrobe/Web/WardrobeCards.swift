@@ -16,9 +16,9 @@ struct ClosetCard: Encodable, Sendable {
     var lastWornOn: String?
 
     static func cards(_ items: [ClosetItem], req: Request) async throws -> [ClosetCard] {
-        let mapping = WardrobeMapping(db: req.db, services: req.atelier)
+        let mapping = WardrobeMapping(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media)
         let media = try await mapping.mediaByID(items.flatMap { [$0.photoMediaID, $0.cutoutMediaID] })
-        let service = MediaService(db: req.db, services: req.atelier)
+        let service = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         return items.map { item in
             let picture = (item.cutoutMediaID ?? item.photoMediaID).flatMap { media[$0] }
             return ClosetCard(
@@ -55,12 +55,12 @@ struct OutfitCard: Encodable, Sendable {
 
     static func cards(_ outfits: [Outfit], req: Request) async throws -> [OutfitCard] {
         let viewerID = req.webSessionUser?.id
-        let media = try await WardrobeMapping(db: req.db, services: req.atelier).mediaByID(outfits.map(\.renderMediaID))
+        let media = try await WardrobeMapping(db: req.db, core: req.core, live: req.atelier.live, mediaLibrary: req.atelier.media).mediaByID(outfits.map(\.renderMediaID))
         var likes: [UUID: OutfitLikes.State] = [:]
-        if let viewerID { likes = try await OutfitLikes(db: req.db, services: req.atelier).states(of: outfits.map { $0.id! }, viewer: viewerID) }
+        if let viewerID { likes = try await OutfitLikes(db: req.db, core: req.core, live: req.atelier.live).states(of: outfits.map { $0.id! }, viewer: viewerID) }
         let owners = try await User.query(on: req.db).filter(\.$id ~~ Array(Set(outfits.map(\.ownerID)))).all()
         let ownerNames = Dictionary(uniqueKeysWithValues: owners.map { ($0.id!, $0.displayName) })
-        let service = MediaService(db: req.db, services: req.atelier)
+        let service = MediaService(db: req.db, core: req.core, mediaLibrary: req.atelier.media)
         return outfits.map { outfit in
             OutfitCard(
                 id: outfit.id!.idString, url: "/outfits/\(outfit.id!.idString)", name: outfit.name,

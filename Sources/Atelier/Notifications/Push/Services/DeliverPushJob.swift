@@ -17,7 +17,7 @@ struct DeliverPushJob: JobKind {
 
     func run(_ payload: Payload, context: JobContext) async throws {
         let db = context.db
-        let now = context.services.clock.now()
+        let now = context.core.clock.now()
         let open = [NotificationDelivery.Status.queued, .deferred, .sending].map(\.rawValue)
         // Closing the group and counting the attempt commit before the send, so an event that
         // arrives while it is on its way starts a new push rather than vanishing into this one.
@@ -36,10 +36,10 @@ struct DeliverPushJob: JobKind {
                 return try await finish(delivery, .notSent, reason: NotificationDelivery.Reason.optedOut.rawValue, db: db, now: now)
             }
         }
-        guard let sender = context.services.push.sender(for: device.platform) else {
+        guard let sender = context.parts.get(PushChannels.self).sender(for: device.platform) else {
             return try await finish(delivery, .failed, reason: "the \(device.platform) channel is not configured", db: db, now: now)
         }
-        let badge = try await InboxService(db: db, clock: context.services.clock).unreadCount(for: delivery.userID)
+        let badge = try await InboxService(db: db, clock: context.core.clock).unreadCount(for: delivery.userID)
         let entry = try await InboxEntry.find(delivery.inboxEntryID, on: db)
         var locale = device.locale
         if locale == nil { locale = try await User.find(delivery.userID, on: db)?.locale }
