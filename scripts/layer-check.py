@@ -48,9 +48,7 @@ LAYERS: list[tuple[str, list[str]]] = [
 
 # Crossings still to cut, "User -> Declarer": reason. Each entry must still be needed (a stale one fails
 # the check too), and the list shrinks to nothing.
-EXCEPTIONS: dict[str, str] = {
-    "Notifications -> Commerce": "order notification texts switch on order states; texts are to register from Commerce",
-}
+EXCEPTIONS: dict[str, str] = {}
 
 SOURCE_ROOT = pathlib.Path("Sources/Atelier")
 DECLARATION = re.compile(

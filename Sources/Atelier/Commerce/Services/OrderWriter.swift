@@ -132,7 +132,7 @@ enum OrderHistory {
 
     static func message(_ order: Order, storeName: String) -> NotificationMessage {
         .orderUpdated(
-            number: order.number, store: storeName, status: order.status,
+            number: order.number, store: storeName, status: OrderStage(order.state).rawValue,
             reserved: order.fulfilment == Order.Fulfilment.reserve.rawValue, reason: order.cancelReason)
     }
 }

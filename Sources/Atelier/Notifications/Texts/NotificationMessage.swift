@@ -66,7 +66,7 @@ enum NotificationMessage: Codable, Sendable, Equatable {
             return "“\(moment)” starts in \(when)."
         case .orderUpdated(let number, let store, let status, let reserved, let reason):
             let name = "Order \(number) at \(store)"
-            switch Order.Status(rawValue: status) {
+            switch OrderStage(rawValue: status) {
             case .pendingPayment: return "\(name) is waiting for your payment."
             case .placed: return reserved ? "\(name): your items are reserved." : "\(name) is placed."
             case .confirmed: return "\(name) was confirmed by the store."
@@ -106,7 +106,7 @@ enum NotificationMessage: Codable, Sendable, Equatable {
             return "„\(moment)” începe peste \(when)."
         case .orderUpdated(let number, let store, let status, let reserved, let reason):
             let name = "Comanda \(number) de la \(store)"
-            switch Order.Status(rawValue: status) {
+            switch OrderStage(rawValue: status) {
             case .pendingPayment: return "\(name) așteaptă plata."
             case .placed: return reserved ? "\(name): produsele sunt rezervate pentru tine." : "\(name) a fost plasată."
             case .confirmed: return "\(name) a fost confirmată de magazin."
