@@ -2,9 +2,10 @@ import Fluent
 import NIOConcurrencyHelpers
 import Vapor
 
-/// The long-lived pieces the domains share, built once in `configure` and reached through
-/// `app.atelier` / `req.atelier`. The floor's own (`CoreServices`) are reached through it too while the
-/// domains' services still take the whole container (issue 54 narrows them).
+/// The long-lived pieces the domains share, built once in `configure`. No service keeps this container:
+/// each is given the parts it uses. Request handlers still pick those parts from it (`req.atelier`,
+/// `APIHandler.services`); jobs reach them by type (`RootParts`). The floor's own are `CoreServices`,
+/// forwarded here for the handlers that read them through the container.
 public final class AtelierServices: Sendable {
     let core: CoreServices
     public var config: AppConfig { core.config }
