@@ -13,14 +13,9 @@ public final class AtelierServices: Sendable {
     var secrets: Secrets { core.secrets }
     var accessTokens: AccessTokenIssuer { core.accessTokens }
     var rateLimiter: RateLimiter { core.rateLimiter }
-    var passwordHasher: PasswordHasher { core.passwordHasher }
-    var sqliteWriters: AsyncSemaphore { core.sqliteWriters }
     var replica: ReadReplica? { core.replica }
     var sqliteReads: SQLiteReadPool? { core.sqliteReads }
     var sqliteWriter: SQLiteWriter? { core.sqliteWriter }
-    var draining: NIOLockedValueBox<Bool> { core.draining }
-    var publicListCache: GenerationCache<PublicListCacheMiddleware.Answer>? { core.publicListCache }
-    var writtenAnswers: WrittenAnswerCounts { core.writtenAnswers }
     /// Who may see a private medium attached to a post, a moment photo (the owning domains register).
     var mediaOwners: MediaOwnerAccess { media.owners }
     /// Reportable things of the domains above Social (magazine comments, reviews; they register).
@@ -114,14 +109,10 @@ public final class AtelierServices: Sendable {
     /// `init` registers this instance's caches and the cluster bus (see `CatalogChanges`).
     let catalogChanges = CatalogChanges()
 
-    func catalogChanged() async {
-        await catalogChanges.announce()
-    }
-
     /// This instance's catalogue caches only: what another instance's announcement does here.
     func invalidateCatalogCaches() {
         searchCache?.invalidate()
-        publicListCache?.invalidate()
+        core.publicListCache?.invalidate()
         membersOnlyStores.invalidate()
     }
 
@@ -129,12 +120,7 @@ public final class AtelierServices: Sendable {
     /// kept answer may be stale: the caches are bypassed until it listens again.
     func catalogCachesHeard(_ hearing: Bool) {
         searchCache?.setBypassed(!hearing)
-        publicListCache?.setBypassed(!hearing)
-    }
-
-    /// Called after every committed write that leaves a cut-out or an outfit image to draw.
-    func wardrobeImagesWaiting() {
-        wardrobeImages.signal()
+        core.publicListCache?.setBypassed(!hearing)
     }
 }
 

@@ -151,7 +151,7 @@ struct ProductJSONBytesTests {
         try await TestApp.with { t in
             let f = try await t.catalogFixture()
             let coat = try await t.product(.init(title: Self.text, category: f.shirts, brand: f.brand, price: 120_000), in: f.storeA, owner: f.ownerA)
-            let counts = t.app.atelier.writtenAnswers
+            let counts = t.app.core.writtenAnswers
             let (taken, collected) = (counts.taken, counts.collected)
             for path in ["/api/v1/products/\(coat.id!.idString)", "/api/v1/products?categoryId=\(f.women.id!.idString)&limit=5"] {
                 let answer = try await t.send(.GET, path)

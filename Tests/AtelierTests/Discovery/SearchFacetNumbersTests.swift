@@ -105,10 +105,10 @@ struct SearchFacetNumbersTests {
             try await check(.init(
                 total: 3, stores: [a: 2, b: 1], categories: [jacketsID: 2, shirts: 1], brands: [:], colors: ["yellow": 1, "green": 2]), "shown")
             try await Store.query(on: t.app.db).filter(\.$id == f.storeA.id!).set(\.$membersOnly, to: true).update()
-            await t.app.atelier.catalogChanged()  // written past the store service: drop ranked pages kept
+            await t.app.atelier.catalogChanges.announce()  // written past the store service: drop ranked pages kept
             try await check(.init(total: 1, stores: [b: 1], categories: [jacketsID: 1], brands: [:], colors: ["yellow": 1]), "members only")
             try await Store.query(on: t.app.db).filter(\.$id == f.storeA.id!).set(\.$membersOnly, to: false).update()
-            await t.app.atelier.catalogChanged()
+            await t.app.atelier.catalogChanges.announce()
             let stores = StoreService(db: t.app.db, core: t.app.core, catalogChanges: t.app.atelier.catalogChanges, catalogIndexing: t.app.atelier.catalogIndexing, mailOutbox: t.app.atelier.mailOutbox, mediaLibrary: t.app.atelier.media)
             _ = try await stores.setStatus(f.storeA, .suspended)
             try await check(.init(total: 1, stores: [b: 1], categories: [jacketsID: 1], brands: [:], colors: ["yellow": 1]), "suspended")
